@@ -1,0 +1,320 @@
+package batchlas_test
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/batchlas/batchlas"
+)
+
+func cpuQueue(t *testing.T) (*batchlas.Device, *batchlas.Queue) {
+	t.Helper()
+	dev, err := batchlas.OpenDevice("cpu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := dev.NewQueue()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dev, q
+}
+
+func must[T any](t *testing.T) func(T, error) T {
+	return func(v T, err error) T {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+}
+
+func TestOpenDevice(t *testing.T) {
+	for _, spec := range []string{"cpu", "CPU", "cpu:3", "auto"} {
+		if _, err := batchlas.OpenDevice(spec); err != nil {
+			t.Errorf("OpenDevice(%q): %v", spec, err)
+		}
+	}
+	for _, spec := range []string{"tpu", "cpu:x", "cpu:0", "cuda:-1", "auto:1"} {
+		_, err := batchlas.OpenDevice(spec)
+		if !errors.Is(err, batchlas.ErrNoDevice) {
+			t.Errorf("OpenDevice(%q) = %v, want ErrNoDevice", spec, err)
+		}
+	}
+	if d := batchlas.Devices(); len(d) < 2 || d[0].Kind != batchlas.CPU || d[1].Kind != batchlas.CUDA {
+		t.Errorf("Devices() = %+v, want the CPU then CUDA entries", d)
+	}
+}
+
+// TestArgumentErrors calls each op with one bad argument and checks the
+// error names the op and the argument and matches the right sentinel.
+func TestArgumentErrors(t *testing.T) {
+	dev, q := cpuQueue(t)
+	other := must[*batchlas.Device](t)(batchlas.OpenDevice("cpu:1"))
+	newB := func(r, c, n int) *batchlas.Batch[float64] {
+		return must[*batchlas.Batch[float64]](t)(batchlas.NewBatch[float64](dev, r, c, n))
+	}
+	sq, rect, rhs := newB(4, 4, 3), newB(4, 3, 3), newB(4, 2, 3)
+	foreign := must[*batchlas.Batch[float64]](t)(batchlas.NewBatch[float64](other, 4, 4, 3))
+	short := must[*batchlas.Info](t)(batchlas.NewInfo(dev, 2))
+	piv := must[*batchlas.Pivots](t)(batchlas.NewPivots(dev, 4, 3))
+	piv3 := must[*batchlas.Pivots](t)(batchlas.NewPivots(dev, 3, 3))
+	sub := must[*batchlas.Batch[float64]](t)(sq.View(0, 0, 4, 2))
+	freed := newB(4, 4, 3)
+	freed.Free()
+
+	cases := []struct {
+		name string
+		err  error
+		kind error
+		want string
+	}{
+		{"nil queue", batchlas.Potrf(nil, batchlas.Lower, sq, nil), batchlas.ErrArgument, "Potrf: q is nil"},
+		{"nil batch", batchlas.Potrf[float64](q, batchlas.Lower, nil, nil), batchlas.ErrArgument, "Potrf: a is nil"},
+		{"not square", batchlas.Potrf(q, batchlas.Lower, rect, nil), batchlas.ErrShape, "Potrf: a is 4×3, must be square"},
+		{"bad uplo", batchlas.Potrf(q, batchlas.Uplo(7), sq, nil), batchlas.ErrArgument, "Potrf: uplo"},
+		{"short info", batchlas.Potrf(q, batchlas.Lower, sq, short), batchlas.ErrShape, "Potrf: info has 2 entries"},
+		{"wrong device", batchlas.Potrf(q, batchlas.Lower, foreign, nil), batchlas.ErrDevice, "Potrf: a is on cpu:1"},
+		{"freed", batchlas.Potrf(q, batchlas.Lower, freed, nil), batchlas.ErrArgument, "Potrf: a was freed"},
+		{"rhs rows", batchlas.Potrs(q, batchlas.Lower, sq, newB(3, 2, 3)), batchlas.ErrShape, "Potrs: b has 3 rows"},
+		{"rhs count", batchlas.Posv(q, batchlas.Lower, sq, newB(4, 2, 2), nil), batchlas.ErrShape, "Posv: b has 2 matrices"},
+		{"overlap", batchlas.Potrs(q, batchlas.Lower, sq, sub), batchlas.ErrArgument, "Potrs: b overlaps a"},
+		{"nil pivots", batchlas.Getrf(q, sq, nil, nil), batchlas.ErrArgument, "Getrf: pivots is nil"},
+		{"pivot length", batchlas.Getrf(q, rect, piv, nil), batchlas.ErrShape, "Getrf: pivots hold 4 per matrix"},
+		{"getrs trans", batchlas.Getrs(q, batchlas.Transpose(9), sq, piv, rhs), batchlas.ErrArgument, "Getrs: trans"},
+		{"getri square", batchlas.Getri(q, rect, piv3, nil), batchlas.ErrShape, "Getri: a is 4×3"},
+		{"inv shape", batchlas.Inv(q, sq, rect, nil), batchlas.ErrShape, "Inv: c is 4×3, want 4×4"},
+		{"gemm inner", batchlas.Gemm(q, batchlas.NoTrans, batchlas.NoTrans, 1, rect, sq, 0, rhs), batchlas.ErrShape, "inner sizes differ"},
+		{"gemm c", batchlas.Gemm(q, batchlas.NoTrans, batchlas.NoTrans, 1, sq, rhs, 0, sq), batchlas.ErrShape, "Gemm: c is 4×4, want 4×2"},
+		{"gemm alias", batchlas.Gemm(q, batchlas.NoTrans, batchlas.NoTrans, 1, sq, sq, 0, sq), batchlas.ErrArgument, "overlaps"},
+		{"trsm order", batchlas.Trsm(q, batchlas.Right, batchlas.Lower, batchlas.NoTrans, batchlas.NonUnit, 1, sq, rhs), batchlas.ErrShape, "Trsm: a is 4×4, want 2×2"},
+		{"trsm side", batchlas.Trsm(q, batchlas.Side(5), batchlas.Lower, batchlas.NoTrans, batchlas.NonUnit, 1, sq, rhs), batchlas.ErrArgument, "Trsm: side"},
+		{"trmm diag", batchlas.Trmm(q, batchlas.Left, batchlas.Lower, batchlas.NoTrans, batchlas.Diag(3), 1, sq, rhs), batchlas.ErrArgument, "Trmm: diag"},
+		{"syrk c", batchlas.Syrk(q, batchlas.Lower, batchlas.Trans, 1, rect, 0, sq), batchlas.ErrShape, "Syrk: c is 4×4, want 3×3"},
+	}
+	for _, c := range cases {
+		if c.err == nil {
+			t.Errorf("%s: no error", c.name)
+			continue
+		}
+		if !errors.Is(c.err, c.kind) {
+			t.Errorf("%s: %v does not match %v", c.name, c.err, c.kind)
+		}
+		if !strings.Contains(c.err.Error(), c.want) {
+			t.Errorf("%s: %q does not contain %q", c.name, c.err, c.want)
+		}
+		var ae *batchlas.ArgError
+		if !errors.As(c.err, &ae) {
+			t.Errorf("%s: %v is not an *ArgError", c.name, c.err)
+		}
+	}
+	// Complex-only rules.
+	cdev := must[*batchlas.Batch[complex64]](t)(batchlas.NewBatch[complex64](dev, 3, 3, 1))
+	if err := batchlas.Syrk(q, batchlas.Lower, batchlas.ConjTrans, 1, cdev, 0, cdev); !errors.Is(err, batchlas.ErrArgument) {
+		t.Errorf("complex Syrk with ConjTrans: %v", err)
+	}
+	if err := batchlas.Herk(q, batchlas.Lower, batchlas.Trans, 1, cdev, 0, cdev); !errors.Is(err, batchlas.ErrArgument) {
+		t.Errorf("complex Herk with Trans: %v", err)
+	}
+	if err := q.Wait(); err != nil {
+		t.Errorf("argument errors left work behind: %v", err)
+	}
+}
+
+func TestNewBatchErrors(t *testing.T) {
+	dev, _ := cpuQueue(t)
+	for _, c := range []struct{ rows, cols, count, ld, stride int }{
+		{-1, 2, 1, 1, 2}, {2, 2, 1, 1, 4}, {2, 2, 2, 2, 3}, {0, 2, 2, 0, 0},
+	} {
+		if _, err := batchlas.NewBatchStrided[float32](dev, c.rows, c.cols, c.count, c.ld, c.stride); !errors.Is(err, batchlas.ErrShape) {
+			t.Errorf("NewBatchStrided%v = %v, want ErrShape", c, err)
+		}
+	}
+	if _, err := batchlas.NewBatch[float32](nil, 1, 1, 1); !errors.Is(err, batchlas.ErrArgument) {
+		t.Errorf("nil device: %v", err)
+	}
+	b := must[*batchlas.Batch[float32]](t)(batchlas.NewBatch[float32](dev, 4, 4, 3))
+	if _, err := b.View(1, 1, 4, 1); !errors.Is(err, batchlas.ErrShape) {
+		t.Errorf("View outside: %v", err)
+	}
+	if _, err := b.Slice(2, 4); !errors.Is(err, batchlas.ErrShape) {
+		t.Errorf("Slice outside: %v", err)
+	}
+}
+
+// TestUploadDownload round-trips every type, padded layouts and views, bit for bit.
+func TestUploadDownload(t *testing.T) {
+	roundTrip[float32](t)
+	roundTrip[float64](t)
+	roundTrip[complex64](t)
+	roundTrip[complex128](t)
+}
+
+func roundTrip[T batchlas.Scalar](t *testing.T) {
+	dev, q := cpuQueue(t)
+	rng := rand.New(rand.NewPCG(1, 2))
+	const rows, cols, count = 5, 3, 4
+	host := make([]T, rows*cols*count)
+	for i := range host {
+		host[i] = scalar[T](rng.NormFloat64(), rng.NormFloat64())
+	}
+	b := must[*batchlas.Batch[T]](t)(batchlas.NewBatchStrided[T](dev, rows, cols, count, rows+3, (rows+3)*cols+5))
+	if err := b.Upload(q, host); err != nil {
+		t.Fatal(err)
+	}
+	got := make([]T, len(host))
+	if err := b.Download(q, got); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, host) {
+		t.Fatalf("%T: round trip differs", got)
+	}
+	// A view of rows 1..3, column 1..2 of matrices 1..2.
+	s := must[*batchlas.Batch[T]](t)(b.Slice(1, 3))
+	v := must[*batchlas.Batch[T]](t)(s.View(1, 1, 3, 2))
+	part := make([]T, 3*2*2)
+	if err := v.Download(q, part); err != nil {
+		t.Fatal(err)
+	}
+	for m := range 2 {
+		for j := range 2 {
+			for i := range 3 {
+				want := host[(m+1)*rows*cols+(j+1)*rows+i+1]
+				if got := part[m*6+j*3+i]; got != want {
+					t.Fatalf("view (%d,%d) of matrix %d = %v, want %v", i, j, m, got, want)
+				}
+			}
+		}
+	}
+	if err := b.Upload(q, host[1:]); !errors.Is(err, batchlas.ErrShape) {
+		t.Errorf("short host: %v", err)
+	}
+}
+
+// TestFailuresWithoutInfo checks that failed matrices surface from Wait, once.
+func TestFailuresWithoutInfo(t *testing.T) {
+	dev, q := cpuQueue(t)
+	a := must[*batchlas.Batch[float64]](t)(batchlas.NewBatch[float64](dev, 2, 2, 4))
+	nan := 0.0
+	nan = nan / nan
+	// identity, singular, identity, NaN
+	if err := a.Upload(q, []float64{1, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 1, nan, 0, 0, 1}); err != nil {
+		t.Fatal(err)
+	}
+	if err := batchlas.Potrf(q, batchlas.Lower, a, nil); err != nil {
+		t.Fatal(err)
+	}
+	err := q.Wait()
+	var fe *batchlas.FailedError
+	if !errors.As(err, &fe) || !errors.Is(err, batchlas.ErrNumerical) {
+		t.Fatalf("Wait = %v, want a *FailedError", err)
+	}
+	if !slices.Equal(fe.Indices, []int{1, 3}) || !slices.Equal(fe.Info, []int32{1, 1}) {
+		t.Errorf("failed %v with info %v, want [1 3] with [1 1]", fe.Indices, fe.Info)
+	}
+	if err := q.Wait(); err != nil {
+		t.Errorf("second Wait = %v, want nil", err)
+	}
+}
+
+func TestCanceledQueue(t *testing.T) {
+	dev, _ := cpuQueue(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	q := must[*batchlas.Queue](t)(dev.NewQueue(batchlas.WithContext(ctx)))
+	a := must[*batchlas.Batch[float64]](t)(batchlas.NewBatch[float64](dev, 2, 2, 3))
+	host := []float64{4, 0, 0, 4, 4, 0, 0, 4, 4, 0, 0, 4}
+	_ = a.Upload(q, host)
+	cancel()
+	if err := batchlas.Potrf(q, batchlas.Lower, a, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := q.Wait(); !errors.Is(err, batchlas.ErrCanceled) || !errors.Is(err, context.Canceled) {
+		t.Fatalf("Wait = %v, want ErrCanceled wrapping context.Canceled", err)
+	}
+	got := make([]float64, len(host))
+	_ = a.Download(q, got)
+	if !slices.Equal(got, host) {
+		t.Errorf("a canceled op changed the batch: %v", got)
+	}
+}
+
+// TestConcurrentQueues runs ops from many goroutines on one device, each on
+// its own queue, and compares with one at a time.
+func TestConcurrentQueues(t *testing.T) {
+	dev, q := cpuQueue(t)
+	const n, count, workers = 12, 16, 8
+	rng := rand.New(rand.NewPCG(3, 4))
+	host := make([]float64, n*n*count)
+	for m := range count {
+		for j := range n {
+			for i := range n {
+				v := rng.Float64() / n
+				if i == j {
+					v += 2
+				}
+				host[m*n*n+j*n+i] = v
+			}
+		}
+	}
+	solve := func(q *batchlas.Queue) ([]float64, error) {
+		a, err := batchlas.NewBatch[float64](dev, n, n, count)
+		if err != nil {
+			return nil, err
+		}
+		c, _ := batchlas.NewBatch[float64](dev, n, n, count)
+		_ = a.Upload(q, host)
+		if err := batchlas.Inv(q, a, c, nil); err != nil {
+			return nil, err
+		}
+		out := make([]float64, len(host))
+		_ = c.Download(q, out)
+		return out, q.Wait()
+	}
+	want, err := solve(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, workers)
+	for range workers {
+		wg.Go(func() {
+			q, err := dev.NewQueue()
+			if err != nil {
+				errs <- err
+				return
+			}
+			got, err := solve(q)
+			if err == nil && !slices.Equal(got, want) {
+				err = errors.New("concurrent result differs")
+			}
+			errs <- err
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// scalar makes a T from a real and an imaginary part (dropped for real T).
+func scalar[T batchlas.Scalar](re, im float64) T {
+	var z T
+	switch any(z).(type) {
+	case float32:
+		return any(float32(re)).(T)
+	case float64:
+		return any(re).(T)
+	case complex64:
+		return any(complex(float32(re), float32(im))).(T)
+	}
+	return any(complex(re, im)).(T)
+}

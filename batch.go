@@ -1,0 +1,361 @@
+package batchlas
+
+import (
+	"fmt"
+
+	"github.com/batchlas/batchlas/internal/core"
+)
+
+// memory is one allocation that batches view: a Go slice on the CPU, device
+// memory on a GPU.
+type memory[T Scalar] struct {
+	dev  *Device
+	host []T       // CPU
+	gpu  gpuMemory // CUDA
+	size int       // elements
+}
+
+// Batch is count matrices of rows×cols elements of type T on one device,
+// column-major: element (i, j) of matrix b sits at b·Stride + j·LeadingDim + i
+// elements from the start. Views (View, Slice) share the memory of the batch
+// they come from.
+type Batch[T Scalar] struct {
+	mem                           *memory[T]
+	off                           int // elements from the start of mem
+	rows, cols, ld, stride, count int
+}
+
+// NewBatch allocates count zeroed rows×cols matrices on dev, packed:
+// leading dimension rows, stride rows·cols.
+func NewBatch[T Scalar](dev *Device, rows, cols, count int) (*Batch[T], error) {
+	return NewBatchStrided[T](dev, rows, cols, count, max(1, rows), max(1, rows)*cols)
+}
+
+// NewBatchStrided allocates count zeroed rows×cols matrices on dev with leading
+// dimension ld ≥ max(1, rows) and batch stride ≥ ld·cols, for layouts that
+// pad rows (ld > rows) or matrices (stride > ld·cols).
+func NewBatchStrided[T Scalar](dev *Device, rows, cols, count, ld, stride int) (*Batch[T], error) {
+	const op = "NewBatch"
+	if dev == nil {
+		return nil, argErr(ErrArgument, op, "dev", "is nil")
+	}
+	b := &Batch[T]{rows: rows, cols: cols, ld: ld, stride: stride, count: count}
+	if err := checkLayout(op, rows, cols, count, ld, stride); err != nil {
+		return nil, err
+	}
+	size := 0
+	if count > 0 && rows > 0 && cols > 0 {
+		size = (count-1)*stride + (cols-1)*ld + rows
+	}
+	m, err := allocMemory[T](dev, size)
+	if err != nil {
+		return nil, fmt.Errorf("batchlas: %s: %d×%d×%d %s: %w", op, rows, cols, count, core.TypeName[T](), err)
+	}
+	b.mem = m
+	return b, nil
+}
+
+func checkLayout(op string, rows, cols, count, ld, stride int) error {
+	switch {
+	case rows < 0 || cols < 0 || count < 0:
+		return argErr(ErrShape, op, "size", "%d×%d×%d must not be negative", rows, cols, count)
+	case ld < max(1, rows):
+		return argErr(ErrShape, op, "ld", "%d must be at least max(1, rows) = %d", ld, max(1, rows))
+	case count > 1 && stride < ld*cols:
+		return argErr(ErrShape, op, "stride", "%d must be at least ld·cols = %d", stride, ld*cols)
+	case count > 1 && stride <= 0 && rows > 0 && cols > 0:
+		return argErr(ErrShape, op, "stride", "%d must be positive", stride)
+	}
+	return nil
+}
+
+func allocMemory[T Scalar](dev *Device, size int) (*memory[T], error) {
+	m := &memory[T]{dev: dev, size: size}
+	if dev.kind == CPU {
+		m.host = make([]T, size)
+		return m, nil
+	}
+	g, err := allocGPU(dev, int64(size)*int64(sizeOf[T]()))
+	if err != nil {
+		return nil, err
+	}
+	m.gpu = g
+	return m, nil
+}
+
+// Rows is the number of rows of each matrix.
+func (b *Batch[T]) Rows() int { return b.rows }
+
+// Cols is the number of columns of each matrix.
+func (b *Batch[T]) Cols() int { return b.cols }
+
+// Count is the number of matrices.
+func (b *Batch[T]) Count() int { return b.count }
+
+// LeadingDim is the distance in elements between columns.
+func (b *Batch[T]) LeadingDim() int { return b.ld }
+
+// Stride is the distance in elements between matrices.
+func (b *Batch[T]) Stride() int { return b.stride }
+
+// Device is the device the batch lives on.
+func (b *Batch[T]) Device() *Device { return b.mem.dev }
+
+func (b *Batch[T]) String() string {
+	return fmt.Sprintf("%d×%d×%d %s on %v", b.rows, b.cols, b.count, core.TypeName[T](), b.mem.dev)
+}
+
+// span is the number of elements from the first element of matrix 0 to the
+// last element of the last matrix.
+func (b *Batch[T]) span() int { return b.layout().Need() }
+
+// layout describes the batch as the engines see it (Data is nil on a GPU).
+func (b *Batch[T]) layout() core.Strided[T] {
+	s := core.Strided[T]{Rows: b.rows, Cols: b.cols, LD: b.ld, Stride: b.stride, Count: b.count}
+	if b.mem != nil && b.mem.host != nil {
+		s.Data = b.mem.host[b.off : b.off+s.Need()]
+	}
+	return s
+}
+
+// View returns the block of rows×cols elements starting at (row, col) of
+// every matrix, sharing b's memory.
+func (b *Batch[T]) View(row, col, rows, cols int) (*Batch[T], error) {
+	if row < 0 || col < 0 || rows < 0 || cols < 0 || row+rows > b.rows || col+cols > b.cols {
+		return nil, argErr(ErrShape, "View", "block", "(%d, %d) of %d×%d is outside %d×%d", row, col, rows, cols, b.rows, b.cols)
+	}
+	v := *b
+	v.off = b.off + col*b.ld + row
+	v.rows, v.cols = rows, cols
+	if rows == 0 || cols == 0 {
+		v.off = b.off
+	}
+	return &v, nil
+}
+
+// Slice returns matrices [from, to) of b, sharing b's memory.
+func (b *Batch[T]) Slice(from, to int) (*Batch[T], error) {
+	if from < 0 || to < from || to > b.count {
+		return nil, argErr(ErrShape, "Slice", "range", "[%d, %d) is outside [0, %d)", from, to, b.count)
+	}
+	v := *b
+	v.count = to - from
+	if v.count > 0 {
+		v.off = b.off + from*b.stride
+	}
+	return &v, nil
+}
+
+// Upload copies host into the batch. host holds the matrices packed and
+// column-major: rows·cols·count elements, matrix after matrix. The copy is
+// taken before Upload returns, so host may be reused at once.
+func (b *Batch[T]) Upload(q *Queue, host []T) error {
+	const op = "Upload"
+	if err := checkTransfer(op, q, b, len(host)); err != nil {
+		return err
+	}
+	if b.mem.dev.kind == CUDA {
+		return gpuUpload(q, b, host)
+	}
+	s := b.layout()
+	for m := range b.count {
+		dst := s.Matrix(m)
+		for j := range b.cols {
+			copy(dst[j*b.ld:j*b.ld+b.rows], host[(m*b.cols+j)*b.rows:])
+		}
+	}
+	return nil
+}
+
+// Download copies the batch into host, packed and column-major as for
+// Upload, after the work enqueued on q so far has finished.
+func (b *Batch[T]) Download(q *Queue, host []T) error {
+	const op = "Download"
+	if err := checkTransfer(op, q, b, len(host)); err != nil {
+		return err
+	}
+	if b.mem.dev.kind == CUDA {
+		return gpuDownload(q, b, host)
+	}
+	s := b.layout()
+	for m := range b.count {
+		src := s.Matrix(m)
+		for j := range b.cols {
+			copy(host[(m*b.cols+j)*b.rows:(m*b.cols+j+1)*b.rows], src[j*b.ld:])
+		}
+	}
+	return nil
+}
+
+func checkTransfer[T Scalar](op string, q *Queue, b *Batch[T], n int) error {
+	if err := checkQueue(op, q); err != nil {
+		return err
+	}
+	if err := checkBatch(op, q, "b", b); err != nil {
+		return err
+	}
+	if want := b.rows * b.cols * b.count; n != want {
+		return argErr(ErrShape, op, "host", "has %d elements, want rows·cols·count = %d", n, want)
+	}
+	return nil
+}
+
+func sizeOf[T Scalar]() int {
+	var z T
+	switch any(z).(type) {
+	case float32:
+		return 4
+	case float64, complex64:
+		return 8
+	}
+	return 16
+}
+
+// Free returns the batch's memory to its device's pool. The batch and every
+// view of the same memory must not be used afterwards. Free is optional on
+// the CPU, where the garbage collector reclaims it.
+func (b *Batch[T]) Free() {
+	if b.mem == nil {
+		return
+	}
+	if b.mem.dev.kind == CUDA {
+		b.mem.gpu.free(b.mem.dev)
+	}
+	b.mem.host = nil
+	b.mem.size = -1
+}
+
+// Info holds one LAPACK status per matrix: 0 for success, k > 0 for the
+// op's failure at step k (for Potrf the leading minor of order k is not
+// positive definite; for Getrf U(k, k) is exactly zero).
+type Info struct {
+	dev   *Device
+	count int
+	host  []int32   // CPU
+	gpu   gpuMemory // CUDA
+}
+
+// NewInfo allocates statuses for count matrices on dev.
+func NewInfo(dev *Device, count int) (*Info, error) {
+	if dev == nil {
+		return nil, argErr(ErrArgument, "NewInfo", "dev", "is nil")
+	}
+	if count < 0 {
+		return nil, argErr(ErrShape, "NewInfo", "count", "%d must not be negative", count)
+	}
+	in := &Info{dev: dev, count: count}
+	if dev.kind == CPU {
+		in.host = make([]int32, count)
+		return in, nil
+	}
+	g, err := allocGPU(dev, 4*int64(count))
+	if err != nil {
+		return nil, fmt.Errorf("batchlas: NewInfo: %w", err)
+	}
+	in.gpu = g
+	return in, nil
+}
+
+// Len is the number of statuses.
+func (in *Info) Len() int { return in.count }
+
+// Values returns the statuses after the work enqueued on q so far has finished.
+func (in *Info) Values(q *Queue) ([]int32, error) {
+	if err := checkQueue("Info.Values", q); err != nil {
+		return nil, err
+	}
+	if in.dev != q.dev {
+		return nil, argErr(ErrDevice, "Info.Values", "q", "is on %v, the info on %v", q.dev, in.dev)
+	}
+	if in.dev.kind == CUDA {
+		return gpuDownloadInt32(q, in.gpu, in.count)
+	}
+	return append([]int32(nil), in.host...), nil
+}
+
+// Failed returns the indices of the matrices whose status is not zero.
+func (in *Info) Failed(q *Queue) ([]int, error) {
+	v, err := in.Values(q)
+	if err != nil {
+		return nil, err
+	}
+	var failed []int
+	for i, s := range v {
+		if s != 0 {
+			failed = append(failed, i)
+		}
+	}
+	return failed, nil
+}
+
+// Pivots holds the row interchanges of an LU factorization: k per matrix
+// (k = min(rows, cols)), 1-based as in LAPACK: row i was swapped with row
+// pivots[i]-1.
+type Pivots struct {
+	dev      *Device
+	k, count int
+	host     []int32
+	gpu      gpuMemory
+}
+
+// NewPivots allocates k interchanges for each of count matrices on dev.
+func NewPivots(dev *Device, k, count int) (*Pivots, error) {
+	if dev == nil {
+		return nil, argErr(ErrArgument, "NewPivots", "dev", "is nil")
+	}
+	if k < 0 || count < 0 {
+		return nil, argErr(ErrShape, "NewPivots", "size", "%d×%d must not be negative", k, count)
+	}
+	p := &Pivots{dev: dev, k: k, count: count}
+	if dev.kind == CPU {
+		p.host = make([]int32, k*count)
+		return p, nil
+	}
+	g, err := allocGPU(dev, 4*int64(k)*int64(count))
+	if err != nil {
+		return nil, fmt.Errorf("batchlas: NewPivots: %w", err)
+	}
+	p.gpu = g
+	return p, nil
+}
+
+// Len is the number of interchanges per matrix.
+func (p *Pivots) Len() int { return p.k }
+
+// Count is the number of matrices.
+func (p *Pivots) Count() int { return p.count }
+
+// Values returns the interchanges, k per matrix, matrix after matrix, after
+// the work enqueued on q so far has finished.
+func (p *Pivots) Values(q *Queue) ([]int32, error) {
+	if err := checkQueue("Pivots.Values", q); err != nil {
+		return nil, err
+	}
+	if p.dev != q.dev {
+		return nil, argErr(ErrDevice, "Pivots.Values", "q", "is on %v, the pivots on %v", q.dev, p.dev)
+	}
+	if p.dev.kind == CUDA {
+		return gpuDownloadInt32(q, p.gpu, p.k*p.count)
+	}
+	return append([]int32(nil), p.host...), nil
+}
+
+// Upload sets the interchanges from values, k per matrix, matrix after
+// matrix, e.g. to solve with factors computed earlier.
+func (p *Pivots) Upload(q *Queue, values []int32) error {
+	const op = "Pivots.Upload"
+	if err := checkQueue(op, q); err != nil {
+		return err
+	}
+	if p.dev != q.dev {
+		return argErr(ErrDevice, op, "q", "is on %v, the pivots on %v", q.dev, p.dev)
+	}
+	if len(values) != p.k*p.count {
+		return argErr(ErrShape, op, "values", "has %d entries, want %d", len(values), p.k*p.count)
+	}
+	if p.dev.kind == CUDA {
+		return gpuUploadInt32(q, p.gpu, values)
+	}
+	copy(p.host, values)
+	return nil
+}

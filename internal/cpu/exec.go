@@ -1,0 +1,86 @@
+package cpu
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/batchlas/batchlas/internal/core"
+)
+
+// Exec is how an op runs: Ctx is checked between matrices (nil means never
+// canceled) and Workers caps the goroutines (0 means GOMAXPROCS).
+type Exec struct {
+	Ctx     context.Context
+	Workers int
+}
+
+func (x Exec) workers() int {
+	if x.Workers > 0 {
+		return x.Workers
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+func (x Exec) canceled() error {
+	if x.Ctx == nil {
+		return nil
+	}
+	if err := x.Ctx.Err(); err != nil {
+		return fmt.Errorf("%w: %w", core.ErrCanceled, err)
+	}
+	return nil
+}
+
+// ForEach calls fn(i) for every i in [0, count), spread over the workers in
+// chunks taken from a shared counter so uneven matrices balance. It checks
+// the context before each chunk; on cancellation it stops handing out work
+// and returns an error wrapping core.ErrCanceled (matrices already started
+// finish).
+func (x Exec) ForEach(count int, fn func(i int)) error {
+	if count <= 0 {
+		return x.canceled()
+	}
+	w := min(x.workers(), count)
+	// About eight chunks per worker: small enough to balance, large enough
+	// that the shared counter is not contended on tiny matrices.
+	chunk := max(1, count/(8*w))
+	if w == 1 {
+		for lo := 0; lo < count; lo += chunk {
+			if err := x.canceled(); err != nil {
+				return err
+			}
+			for i := lo; i < min(lo+chunk, count); i++ {
+				fn(i)
+			}
+		}
+		return nil
+	}
+	var next atomic.Int64
+	var stop atomic.Bool
+	var wg sync.WaitGroup
+	for range w {
+		wg.Go(func() {
+			for !stop.Load() {
+				lo := int(next.Add(int64(chunk))) - chunk
+				if lo >= count {
+					return
+				}
+				if x.canceled() != nil {
+					stop.Store(true)
+					return
+				}
+				for i := lo; i < min(lo+chunk, count); i++ {
+					fn(i)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if stop.Load() {
+		return x.canceled()
+	}
+	return nil
+}
