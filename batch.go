@@ -2,8 +2,10 @@ package batchlas
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/batchlas/batchlas/internal/core"
+	"github.com/batchlas/batchlas/internal/cuda"
 )
 
 // memory is one allocation that batches view: a Go slice on the CPU, device
@@ -13,7 +15,14 @@ type memory[T Scalar] struct {
 	host []T       // CPU
 	gpu  gpuMemory // CUDA
 	size int       // elements
+
+	// pointers caches the device pointer arrays that batched vendor calls
+	// take, one per (offset, stride, count) view, built once and kept until Free.
+	mu       sync.Mutex
+	pointers map[pointerKey]*cuda.PointerArray
 }
+
+type pointerKey struct{ off, stride, count int }
 
 // Batch is count matrices of rows×cols elements of type T on one device,
 // column-major: element (i, j) of matrix b sits at b·Stride + j·LeadingDim + i
@@ -219,6 +228,12 @@ func (b *Batch[T]) Free() {
 		return
 	}
 	if b.mem.dev.kind == CUDA {
+		b.mem.mu.Lock()
+		for _, pa := range b.mem.pointers {
+			pa.Free()
+		}
+		b.mem.pointers = nil
+		b.mem.mu.Unlock()
 		b.mem.gpu.free(b.mem.dev)
 	}
 	b.mem.host = nil

@@ -1,31 +1,528 @@
 package batchlas
 
-// GPU entry points of the ops; the CUDA engine replaces these.
+import (
+	"fmt"
 
-func gpuPotrf[T Scalar](q *Queue, uplo Uplo, a *Batch[T], info *Info) error   { return errNoCUDA }
-func gpuPotrs[T Scalar](q *Queue, uplo Uplo, a, b *Batch[T]) error            { return errNoCUDA }
-func gpuPosv[T Scalar](q *Queue, uplo Uplo, a, b *Batch[T], info *Info) error { return errNoCUDA }
-func gpuGetrf[T Scalar](q *Queue, a *Batch[T], p *Pivots, info *Info) error   { return errNoCUDA }
+	"github.com/batchlas/batchlas/internal/cuda"
+	"github.com/batchlas/batchlas/internal/gpu/fixup"
+)
+
+// The vendor arm of every op on a GPU: cuBLAS and cuSOLVER batched routines
+// where they exist, compositions of them (commented) where they do not, and
+// small fixup passes so the per-matrix contract holds: statuses per matrix,
+// a failed matrix keeps its right-hand side, the other triangle untouched.
+//
+// Each function runs after the public op has validated its arguments; it
+// queues work on q's stream and returns enqueue errors only.
+
+// pointerArray returns b's cached device array of matrix pointers, building
+// it on first use. It is built on the device's own stream and waited for,
+// so every queue can use it at once.
+func pointerArray[T Scalar](b *Batch[T]) (cuda.DevicePtr, error) {
+	m := b.mem
+	key := pointerKey{b.off, b.stride, b.count}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if pa, ok := m.pointers[key]; ok {
+		return pa.Ptr, nil
+	}
+	g := m.dev.gpu
+	g.initMu.Lock()
+	defer g.initMu.Unlock()
+	pa, err := cuda.PointerArrayOf[T](g.init, b.devPtr(), b.count, int64(b.stride))
+	if err == nil {
+		err = g.init.Synchronize()
+	}
+	if err != nil {
+		return 0, err
+	}
+	if m.pointers == nil {
+		m.pointers = map[pointerKey]*cuda.PointerArray{}
+	}
+	m.pointers[key] = pa
+	return pa.Ptr, nil
+}
+
+// scratchBatch is a packed rows×cols×count device buffer on q's scratch.
+type scratchBatch struct {
+	ptr        cuda.DevicePtr
+	rows, cols int
+	count      int
+	elem       int64
+}
+
+func (s scratchBatch) stride() int64 { return int64(s.rows) * int64(s.cols) }
+
+func (s scratchBatch) layout() fixup.Layout {
+	return fixup.Layout{Ptr: s.ptr, LD: max(1, s.rows), Stride: s.stride()}
+}
+
+func newScratch[T Scalar](q *Queue, rows, cols, count int) (scratchBatch, error) {
+	elem := int64(sizeOf[T]())
+	p, err := q.gpu.alloc(int64(rows) * int64(cols) * int64(count) * elem)
+	return scratchBatch{ptr: p, rows: rows, cols: cols, count: count, elem: elem}, err
+}
+
+// pointers builds a pointer array for a scratch batch, on q's stream.
+func (s scratchBatch) pointers(q *Queue) (cuda.DevicePtr, error) {
+	host := make([]uint64, s.count)
+	for i := range host {
+		host[i] = uint64(s.ptr) + uint64(i)*uint64(s.stride()*s.elem)
+	}
+	p, err := q.gpu.alloc(int64(8 * s.count))
+	if err != nil {
+		return 0, err
+	}
+	return p, cuda.Upload(q.gpu.stream, p, host)
+}
+
+// saveBatch copies b into fresh scratch.
+func saveBatch[T Scalar](q *Queue, b *Batch[T]) (scratchBatch, error) {
+	s, err := newScratch[T](q, b.rows, b.cols, b.count)
+	if err != nil {
+		return s, err
+	}
+	return s, copyBatch[T](q, b.devPtr(), b.ld, int64(b.stride), s.ptr, max(1, b.rows), s.stride(), b.rows, b.cols, b.count)
+}
+
+func (b *Batch[T]) fixupLayout() fixup.Layout {
+	return fixup.Layout{Ptr: b.devPtr(), LD: b.ld, Stride: int64(b.stride)}
+}
+
+// statuses returns where an op writes its per-matrix statuses, zeroed on
+// q's stream: the caller's Info, or scratch that Wait turns into a
+// *FailedError.
+func statuses(q *Queue, op string, info *Info, count int) (cuda.DevicePtr, error) {
+	if count == 0 {
+		return 0, nil
+	}
+	var p cuda.DevicePtr
+	if info != nil {
+		p = info.gpu.ptr
+	} else {
+		var err error
+		if p, err = q.gpu.alloc(4 * int64(count)); err != nil {
+			return 0, err
+		}
+		q.gpu.mu.Lock()
+		q.gpu.checks = append(q.gpu.checks, infoCheck{op: op, info: p, count: count})
+		q.gpu.mu.Unlock()
+	}
+	return p, cuda.MemsetD32(q.gpu.stream, p, 0, int64(count))
+}
+
+// gpuRun wraps an op's GPU arm: a canceled queue skips the work, and an
+// enqueue error names the op.
+func gpuRun(q *Queue, op string, run func() error) error {
+	if q.canceled(op) {
+		return nil
+	}
+	if err := run(); err != nil {
+		return fmt.Errorf("batchlas: %s on %v: %w", op, q.dev, err)
+	}
+	return nil
+}
+
+func gpuPotrf[T Scalar](q *Queue, uplo Uplo, a *Batch[T], info *Info) error {
+	return gpuRun(q, "Potrf", func() error {
+		st, err := statuses(q, "Potrf", info, a.count)
+		if err != nil || a.count == 0 || a.rows == 0 {
+			return err
+		}
+		return vendorPotrf(q, uplo, a, st)
+	})
+}
+
+// vendorPotrf factors with cuSOLVER: the 64-bit single-matrix call for one
+// matrix (torch's batch-1 path, faster than the batched call there), the
+// batched call otherwise.
+func vendorPotrf[T Scalar](q *Queue, uplo Uplo, a *Batch[T], st cuda.DevicePtr) error {
+	sv, err := q.gpu.solverHandle()
+	if err != nil {
+		return err
+	}
+	if a.count == 1 {
+		devBytes, hostBytes, err := cuda.XpotrfBufferSize[T](sv, uplo, a.rows, a.devPtr(), a.ld)
+		if err != nil {
+			return err
+		}
+		work, err := q.gpu.alloc(max(devBytes, 1))
+		if err != nil {
+			return err
+		}
+		return cuda.Xpotrf[T](sv, uplo, a.rows, a.devPtr(), a.ld, work, devBytes, make([]byte, hostBytes), st)
+	}
+	pa, err := pointerArray(a)
+	if err != nil {
+		return err
+	}
+	return cuda.PotrfBatched[T](sv, uplo, a.rows, pa, a.ld, st, a.count)
+}
+
+func gpuPotrs[T Scalar](q *Queue, uplo Uplo, a, b *Batch[T]) error {
+	return gpuRun(q, "Potrs", func() error {
+		if a.count == 0 || a.rows == 0 || b.cols == 0 {
+			return nil
+		}
+		return vendorPotrs(q, uplo, a, b)
+	})
+}
+
+// vendorPotrs solves with two batched triangular solves: cuSOLVER's batched
+// potrs takes one right-hand side only, and PyTorch measured the two-TRSM
+// form 5× faster than it (29.7 vs 157.6 µs, 16×16, 16 right-hand sides).
+func vendorPotrs[T Scalar](q *Queue, uplo Uplo, a, b *Batch[T]) error {
+	h, err := q.gpu.blasHandle()
+	if err != nil {
+		return err
+	}
+	pa, err := pointerArray(a)
+	if err != nil {
+		return err
+	}
+	pb, err := pointerArray(b)
+	if err != nil {
+		return err
+	}
+	first, second := NoTrans, ConjTrans // L·Lᴴ·X = B: L⁻¹ first
+	if uplo == Upper {
+		first, second = ConjTrans, NoTrans // Uᴴ·U·X = B: U⁻ᴴ first
+	}
+	for _, t := range []Transpose{first, second} {
+		if err := cuda.TrsmBatched[T](h, Left, uplo, t, NonUnit, b.rows, b.cols, 1, pa, a.ld, pb, b.ld, a.count); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// gpuPosv factors, solves, then puts back B for the matrices whose factor
+// failed (the substitution ran on them too).
+func gpuPosv[T Scalar](q *Queue, uplo Uplo, a, b *Batch[T], info *Info) error {
+	return gpuRun(q, "Posv", func() error {
+		st, err := statuses(q, "Posv", info, a.count)
+		if err != nil || a.count == 0 || a.rows == 0 {
+			return err
+		}
+		saved, err := saveBatch(q, b)
+		if err != nil {
+			return err
+		}
+		if err := vendorPotrf(q, uplo, a, st); err != nil {
+			return err
+		}
+		if b.cols == 0 {
+			return nil
+		}
+		if err := vendorPotrs(q, uplo, a, b); err != nil {
+			return err
+		}
+		return fixup.RestoreFailed[T](q.gpu.stream, saved.layout(), b.fixupLayout(), b.rows, b.cols, b.count, st)
+	})
+}
+
+func squareOnly[T Scalar](op string, a *Batch[T]) error {
+	if a.rows != a.cols {
+		return argErr(ErrUnsupported, op, "a", "is %d×%d: the GPU arm (cuBLAS) factors square matrices only", a.rows, a.cols)
+	}
+	return nil
+}
+
+func gpuGetrf[T Scalar](q *Queue, a *Batch[T], p *Pivots, info *Info) error {
+	if err := squareOnly("Getrf", a); err != nil {
+		return err
+	}
+	return gpuRun(q, "Getrf", func() error {
+		st, err := statuses(q, "Getrf", info, a.count)
+		if err != nil || a.count == 0 || a.rows == 0 {
+			return err
+		}
+		return vendorGetrf(q, a, p.gpu.ptr, st)
+	})
+}
+
+func vendorGetrf[T Scalar](q *Queue, a *Batch[T], pivots, st cuda.DevicePtr) error {
+	h, err := q.gpu.blasHandle()
+	if err != nil {
+		return err
+	}
+	pa, err := pointerArray(a)
+	if err != nil {
+		return err
+	}
+	return cuda.GetrfBatched[T](h, a.rows, pa, a.ld, pivots, st, a.count)
+}
+
 func gpuGetrs[T Scalar](q *Queue, t Transpose, a *Batch[T], p *Pivots, b *Batch[T]) error {
-	return errNoCUDA
+	return gpuRun(q, "Getrs", func() error {
+		if a.count == 0 || a.rows == 0 || b.cols == 0 {
+			return nil
+		}
+		return vendorGetrs(q, t, a, p.gpu.ptr, b)
+	})
 }
-func gpuGetri[T Scalar](q *Queue, a *Batch[T], p *Pivots, info *Info) error { return errNoCUDA }
+
+func vendorGetrs[T Scalar](q *Queue, t Transpose, a *Batch[T], pivots cuda.DevicePtr, b *Batch[T]) error {
+	h, err := q.gpu.blasHandle()
+	if err != nil {
+		return err
+	}
+	pa, err := pointerArray(a)
+	if err != nil {
+		return err
+	}
+	pb, err := pointerArray(b)
+	if err != nil {
+		return err
+	}
+	return cuda.GetrsBatched[T](h, t, a.rows, b.cols, pa, a.ld, pivots, pb, b.ld, a.count)
+}
+
+// gpuGetri inverts out of place, as cuBLAS does, from a saved copy of the
+// factors into A; matrices with a zero pivot get their factors back.
+func gpuGetri[T Scalar](q *Queue, a *Batch[T], p *Pivots, info *Info) error {
+	return gpuRun(q, "Getri", func() error {
+		st, err := statuses(q, "Getri", info, a.count)
+		if err != nil || a.count == 0 || a.rows == 0 {
+			return err
+		}
+		saved, err := saveBatch(q, a)
+		if err != nil {
+			return err
+		}
+		if err := vendorGetri(q, saved, p.gpu.ptr, a, st); err != nil {
+			return err
+		}
+		return fixup.RestoreFailed[T](q.gpu.stream, saved.layout(), a.fixupLayout(), a.rows, a.cols, a.count, st)
+	})
+}
+
+func vendorGetri[T Scalar](q *Queue, factors scratchBatch, pivots cuda.DevicePtr, c *Batch[T], st cuda.DevicePtr) error {
+	h, err := q.gpu.blasHandle()
+	if err != nil {
+		return err
+	}
+	pf, err := factors.pointers(q)
+	if err != nil {
+		return err
+	}
+	pc, err := pointerArray(c)
+	if err != nil {
+		return err
+	}
+	return cuda.GetriBatched[T](h, c.rows, pf, max(1, factors.rows), pivots, pc, c.ld, st, c.count)
+}
+
 func gpuGesv[T Scalar](q *Queue, a *Batch[T], p *Pivots, b *Batch[T], info *Info) error {
-	return errNoCUDA
+	return gpuRun(q, "Gesv", func() error {
+		st, err := statuses(q, "Gesv", info, a.count)
+		if err != nil || a.count == 0 || a.rows == 0 {
+			return err
+		}
+		var piv cuda.DevicePtr
+		if p != nil {
+			piv = p.gpu.ptr
+		} else if piv, err = q.gpu.alloc(4 * int64(a.rows) * int64(a.count)); err != nil {
+			return err
+		}
+		saved, err := saveBatch(q, b)
+		if err != nil {
+			return err
+		}
+		if err := vendorGetrf(q, a, piv, st); err != nil {
+			return err
+		}
+		if b.cols == 0 {
+			return nil
+		}
+		if err := vendorGetrs(q, NoTrans, a, piv, b); err != nil {
+			return err
+		}
+		return fixup.RestoreFailed[T](q.gpu.stream, saved.layout(), b.fixupLayout(), b.rows, b.cols, b.count, st)
+	})
 }
-func gpuInv[T Scalar](q *Queue, a, c *Batch[T], info *Info) error { return errNoCUDA }
+
+// gpuInv factors a copy of A (A stays as it is) and inverts it into C;
+// matrices with a zero pivot get the factors in C, as on the CPU.
+func gpuInv[T Scalar](q *Queue, a, c *Batch[T], info *Info) error {
+	return gpuRun(q, "Inv", func() error {
+		st, err := statuses(q, "Inv", info, a.count)
+		if err != nil || a.count == 0 || a.rows == 0 {
+			return err
+		}
+		work, err := saveBatch(q, a)
+		if err != nil {
+			return err
+		}
+		piv, err := q.gpu.alloc(4 * int64(a.rows) * int64(a.count))
+		if err != nil {
+			return err
+		}
+		h, err := q.gpu.blasHandle()
+		if err != nil {
+			return err
+		}
+		pw, err := work.pointers(q)
+		if err != nil {
+			return err
+		}
+		if err := cuda.GetrfBatched[T](h, a.rows, pw, max(1, a.rows), piv, st, a.count); err != nil {
+			return err
+		}
+		if err := vendorGetri(q, work, piv, c, st); err != nil {
+			return err
+		}
+		return fixup.RestoreFailed[T](q.gpu.stream, work.layout(), c.fixupLayout(), c.rows, c.cols, c.count, st)
+	})
+}
+
 func gpuGemm[T Scalar](q *Queue, ta, tb Transpose, alpha T, a, b *Batch[T], beta T, c *Batch[T]) error {
-	return errNoCUDA
+	return gpuRun(q, "Gemm", func() error {
+		m, k := opDims(ta, a)
+		if c.count == 0 || c.rows == 0 || c.cols == 0 {
+			return nil
+		}
+		h, err := q.gpu.blasHandle()
+		if err != nil {
+			return err
+		}
+		return cuda.GemmStridedBatched[T](h, ta, tb, m, c.cols, k,
+			alpha, a.devPtr(), a.ld, int64(a.stride), b.devPtr(), b.ld, int64(b.stride),
+			beta, c.devPtr(), c.ld, int64(c.stride), c.count)
+	})
 }
+
 func gpuTrsm[T Scalar](q *Queue, s Side, u Uplo, t Transpose, d Diag, alpha T, a, b *Batch[T]) error {
-	return errNoCUDA
+	return gpuRun(q, "Trsm", func() error {
+		if b.count == 0 || b.rows == 0 || b.cols == 0 {
+			return nil
+		}
+		h, err := q.gpu.blasHandle()
+		if err != nil {
+			return err
+		}
+		pa, err := pointerArray(a)
+		if err != nil {
+			return err
+		}
+		pb, err := pointerArray(b)
+		if err != nil {
+			return err
+		}
+		return cuda.TrsmBatched[T](h, s, u, t, d, b.rows, b.cols, alpha, pa, a.ld, pb, b.ld, b.count)
+	})
 }
+
+// gpuTrmm has no batched vendor form (cuBLAS trmm takes one matrix), so it
+// is composed as a batched product: the triangle of A, with zeros (and a
+// unit diagonal for Unit) elsewhere, times a copy of B.
 func gpuTrmm[T Scalar](q *Queue, s Side, u Uplo, t Transpose, d Diag, alpha T, a, b *Batch[T]) error {
-	return errNoCUDA
+	return gpuRun(q, "Trmm", func() error {
+		if b.count == 0 || b.rows == 0 || b.cols == 0 {
+			return nil
+		}
+		tri, err := newScratch[T](q, a.rows, a.cols, a.count)
+		if err != nil {
+			return err
+		}
+		part, rest := cuda.CopyLower, cuda.RestZero
+		switch {
+		case u == Lower && d == Unit:
+			part, rest = cuda.CopyStrictLower, cuda.RestIdentity
+		case u == Upper && d == NonUnit:
+			part = cuda.CopyUpper
+		case u == Upper && d == Unit:
+			part, rest = cuda.CopyStrictUpper, cuda.RestIdentity
+		}
+		if err := copyPart[T](q, part, rest, a.devPtr(), a.ld, int64(a.stride), tri.ptr, max(1, a.rows), tri.stride(), a.rows, a.cols, a.count); err != nil {
+			return err
+		}
+		src, err := saveBatch(q, b)
+		if err != nil {
+			return err
+		}
+		h, err := q.gpu.blasHandle()
+		if err != nil {
+			return err
+		}
+		var zero T
+		ld := max(1, b.rows)
+		if s == Left {
+			return cuda.GemmStridedBatched[T](h, t, NoTrans, b.rows, b.cols, b.rows,
+				alpha, tri.ptr, max(1, a.rows), tri.stride(), src.ptr, ld, src.stride(),
+				zero, b.devPtr(), b.ld, int64(b.stride), b.count)
+		}
+		return cuda.GemmStridedBatched[T](h, NoTrans, t, b.rows, b.cols, b.cols,
+			alpha, src.ptr, ld, src.stride(), tri.ptr, max(1, a.rows), tri.stride(),
+			zero, b.devPtr(), b.ld, int64(b.stride), b.count)
+	})
 }
+
+// gpuSyrk and gpuHerk have no batched vendor form either: the full product
+// goes into a copy of C, and only its uplo triangle is copied back, so the
+// other triangle of C is not touched.
 func gpuSyrk[T Scalar](q *Queue, u Uplo, t Transpose, alpha T, a *Batch[T], beta T, c *Batch[T]) error {
-	return errNoCUDA
+	return gpuRun(q, "Syrk", func() error {
+		second := Trans
+		if t != NoTrans {
+			t, second = Trans, NoTrans
+		}
+		return rankKUpdate(q, u, t, second, alpha, a, beta, c, false)
+	})
 }
+
 func gpuHerk[T Scalar](q *Queue, u Uplo, t Transpose, alpha float64, a *Batch[T], beta float64, c *Batch[T]) error {
-	return errNoCUDA
+	return gpuRun(q, "Herk", func() error {
+		second := ConjTrans
+		if t != NoTrans {
+			t, second = ConjTrans, NoTrans
+		}
+		return rankKUpdate(q, u, t, second, realScalar[T](alpha), a, realScalar[T](beta), c, true)
+	})
+}
+
+func rankKUpdate[T Scalar](q *Queue, u Uplo, first, second Transpose, alpha T, a *Batch[T], beta T, c *Batch[T], hermitian bool) error {
+	n, k := opDims(first, a)
+	if c.count == 0 || n == 0 {
+		return nil
+	}
+	work, err := saveBatch(q, c)
+	if err != nil {
+		return err
+	}
+	h, err := q.gpu.blasHandle()
+	if err != nil {
+		return err
+	}
+	if err := cuda.GemmStridedBatched[T](h, first, second, n, n, k,
+		alpha, a.devPtr(), a.ld, int64(a.stride), a.devPtr(), a.ld, int64(a.stride),
+		beta, work.ptr, n, work.stride(), c.count); err != nil {
+		return err
+	}
+	if hermitian {
+		if err := fixup.RealDiagonal[T](q.gpu.stream, work.layout(), n, c.count); err != nil {
+			return err
+		}
+	}
+	part := cuda.CopyLower
+	if u == Upper {
+		part = cuda.CopyUpper
+	}
+	return copyPart[T](q, part, cuda.RestKeep, work.ptr, n, work.stride(), c.devPtr(), c.ld, int64(c.stride), n, n, c.count)
+}
+
+// realScalar converts a real coefficient to T.
+func realScalar[T Scalar](x float64) T {
+	var z T
+	switch p := any(&z).(type) {
+	case *float32:
+		*p = float32(x)
+	case *float64:
+		*p = x
+	case *complex64:
+		*p = complex(float32(x), 0)
+	case *complex128:
+		*p = complex(x, 0)
+	}
+	return z
 }

@@ -14,8 +14,12 @@ type Strided[T any] struct {
 // Matrix returns the elements of matrix b, from its (0, 0) element to its
 // last element; the slice is short when the matrix is empty.
 func (s Strided[T]) Matrix(b int) []T {
+	n := s.Span()
+	if n == 0 {
+		return nil
+	}
 	off := b * s.Stride
-	return s.Data[off : off+s.Span()]
+	return s.Data[off : off+n]
 }
 
 // Span is the number of elements one matrix covers from (0, 0) to its last element.

@@ -127,6 +127,10 @@ func (l *Library) symbols(table map[string]*uintptr) error {
 // (every CUDA, NVRTC, cuBLAS and cuSOLVER call we make passes scalars by
 // pointer). SyscallN costs about 0.2 µs against about 1 µs for a
 // reflection-bound function, which matters on the launch path.
+// uintptrescapes keeps an address converted at the call site (&local) on the
+// heap and alive until the C function returns.
+//
+//go:uintptrescapes
 func call(fn uintptr, args ...uintptr) uintptr {
 	r, _, _ := purego.SyscallN(fn, args...)
 	return r

@@ -1,0 +1,101 @@
+// Package fixup holds the small GPU passes that let compositions of vendor
+// calls keep LAPACK's per-matrix contract: restoring the operands of failed
+// matrices, and making a Hermitian diagonal exactly real.
+package fixup
+
+import (
+	_ "embed"
+	"fmt"
+	"sync"
+	"unsafe"
+
+	"github.com/batchlas/batchlas/internal/core"
+	"github.com/batchlas/batchlas/internal/cuda"
+)
+
+//go:embed fixup.cu
+var code string
+
+var source = cuda.Source{Name: "fixup.cu", Code: code}
+
+var names = []string{
+	"restore_failed<unsigned int>",
+	"restore_failed<unsigned long long>",
+	"restore_failed<bits128>",
+	"real_diagonal<float>",
+	"real_diagonal<double>",
+}
+
+var loaded sync.Map // *cuda.Context → []*cuda.Kernel in names order
+
+func kernel(c *cuda.Context, i int) (*cuda.Kernel, error) {
+	if ks, ok := loaded.Load(c); ok {
+		return ks.([]*cuda.Kernel)[i], nil
+	}
+	ks, err := cuda.DefaultJIT().Load(c, source, names...)
+	if err != nil {
+		return nil, err
+	}
+	loaded.Store(c, ks)
+	return ks[i], nil
+}
+
+// grid covers n elements with 256-thread blocks, at most 32 blocks per
+// multiprocessor; the kernels stride over the rest.
+func grid(s *cuda.Stream, n int64) (g, b [3]uint32) {
+	blocks := min((n+255)/256, int64(max(s.Context().Device.SMs, 1))*32)
+	return [3]uint32{uint32(max(blocks, 1)), 1, 1}, [3]uint32{256, 1, 1}
+}
+
+// Layout is one strided batch operand on the device, in elements.
+type Layout struct {
+	Ptr    cuda.DevicePtr
+	LD     int
+	Stride int64
+}
+
+// RestoreFailed queues dst[m] = src[m] (rows×cols) for every matrix m with
+// info[m] != 0, on s.
+func RestoreFailed[T core.Scalar](s *cuda.Stream, src, dst Layout, rows, cols, count int, info cuda.DevicePtr) error {
+	if rows == 0 || cols == 0 || count == 0 {
+		return nil
+	}
+	var z T
+	index := map[uintptr]int{4: 0, 8: 1, 16: 2}[unsafe.Sizeof(z)]
+	k, err := kernel(s.Context(), index)
+	if err != nil {
+		return fmt.Errorf("fixup: %w", err)
+	}
+	g, b := grid(s, int64(rows)*int64(cols)*int64(count))
+	var a cuda.Args
+	a.Ptr(src.Ptr).Int64(int64(src.LD)).Int64(src.Stride).
+		Ptr(dst.Ptr).Int64(int64(dst.LD)).Int64(dst.Stride).
+		Int32(int32(rows)).Int32(int32(cols)).Int32(int32(count)).Ptr(info)
+	return cuda.LaunchArgs(s, k, g, b, 0, &a)
+}
+
+// RealDiagonal queues, on s, zeroing the imaginary part of the diagonal of
+// every n×n matrix of c; for real T it does nothing.
+func RealDiagonal[T core.Scalar](s *cuda.Stream, c Layout, n, count int) error {
+	var z T
+	var index int
+	switch any(z).(type) {
+	case complex64:
+		index = 3
+	case complex128:
+		index = 4
+	default:
+		return nil
+	}
+	if n == 0 || count == 0 {
+		return nil
+	}
+	k, err := kernel(s.Context(), index)
+	if err != nil {
+		return fmt.Errorf("fixup: %w", err)
+	}
+	g, b := grid(s, int64(n)*int64(count))
+	var a cuda.Args
+	a.Ptr(c.Ptr).Int64(int64(c.LD)).Int64(c.Stride).Int32(int32(n)).Int32(int32(count))
+	return cuda.LaunchArgs(s, k, g, b, 0, &a)
+}
