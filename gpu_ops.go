@@ -150,13 +150,40 @@ func vendorPotrf[T Scalar](q *Queue, uplo Uplo, a *Batch[T], st cuda.DevicePtr) 
 		if err != nil {
 			return err
 		}
-		return cuda.Xpotrf[T](sv, uplo, a.rows, a.devPtr(), a.ld, work, devBytes, make([]byte, hostBytes), st)
+		if err := cuda.Xpotrf[T](sv, uplo, a.rows, a.devPtr(), a.ld, work, devBytes, make([]byte, hostBytes), st); err != nil {
+			return err
+		}
+		return fixup.NonfiniteInfo[T](q.gpu.stream, a.fixupLayout(), a.rows, a.count, st)
 	}
 	pa, err := pointerArray(a)
 	if err != nil {
 		return err
 	}
-	return cuda.PotrfBatched[T](sv, uplo, a.rows, pa, a.ld, st, a.count)
+	if uplo == Lower {
+		if err := cuda.PotrfBatched[T](sv, uplo, a.rows, pa, a.ld, st, a.count); err != nil {
+			return err
+		}
+		return fixup.NonfiniteInfo[T](q.gpu.stream, a.fixupLayout(), a.rows, a.count, st)
+	}
+	// The batched call with Upper writes the strict lower triangle too
+	// (seen on cuSOLVER 12.0.4, H200); LAPACK leaves it alone, so keep a copy.
+	lower, err := newScratch[T](q, a.rows, a.cols, a.count)
+	if err != nil {
+		return err
+	}
+	keep := func(src, dst fixup.Layout) error {
+		return copyPart[T](q, cuda.CopyStrictLower, cuda.RestKeep, src.Ptr, src.LD, src.Stride, dst.Ptr, dst.LD, dst.Stride, a.rows, a.cols, a.count)
+	}
+	if err := keep(a.fixupLayout(), lower.layout()); err != nil {
+		return err
+	}
+	if err := cuda.PotrfBatched[T](sv, uplo, a.rows, pa, a.ld, st, a.count); err != nil {
+		return err
+	}
+	if err := fixup.NonfiniteInfo[T](q.gpu.stream, a.fixupLayout(), a.rows, a.count, st); err != nil {
+		return err
+	}
+	return keep(lower.layout(), a.fixupLayout())
 }
 
 func gpuPotrs[T Scalar](q *Queue, uplo Uplo, a, b *Batch[T]) error {
@@ -396,6 +423,12 @@ func gpuTrsm[T Scalar](q *Queue, s Side, u Uplo, t Transpose, d Diag, alpha T, a
 	return gpuRun(q, "Trsm", func() error {
 		if b.count == 0 || b.rows == 0 || b.cols == 0 {
 			return nil
+		}
+		var zero T
+		if alpha == zero {
+			// BLAS sets B to zero without reading A or B; cuBLAS reads them
+			// (NaN in B stays NaN), so fill instead of calling it.
+			return copyPart[T](q, cuda.CopyAll, cuda.RestZero, 0, 0, 0, b.devPtr(), b.ld, int64(b.stride), b.rows, b.cols, b.count)
 		}
 		h, err := q.gpu.blasHandle()
 		if err != nil {

@@ -11,7 +11,13 @@
 // residue there (x·conj(x) computed with a fused multiply-add is not exactly
 // real), and LAPACK's herk defines the diagonal as real.
 //
-// Both are memory-bound with a flat element index over the batch (a grid
+// nonfinite_info sets info[m] = j + 1 for the first diagonal element j of a
+// factor that is NaN or infinite, where info[m] is still 0: cuSOLVER's
+// Cholesky reports only non-positive pivots, and a NaN in the input spreads
+// to every diagonal element from its row on, so the first non-finite one is
+// the failing leading minor LAPACK's rule names.
+//
+// All three are memory-bound with a flat element index over the batch (a grid
 // stride covers the rest); no shared memory, no register arrays.
 
 struct alignas(16) bits128 {
@@ -44,5 +50,21 @@ __global__ void real_diagonal(R* c, long long ld, long long stride, int n, int c
         const int m = (int)(t / n);
         const int j = (int)(t - (long long)m * n);
         c[2 * (m * stride + j * ld + j) + 1] = R(0);
+    }
+}
+
+// One thread per matrix: the scan is n loads, far less than the factorization.
+template <typename R, int STRIDE_R>
+__global__ void nonfinite_info(const R* a, long long ld, long long stride, int n, int count, int* info) {
+    const int m = blockIdx.x * blockDim.x + threadIdx.x;
+    if (m >= count || info[m] != 0) return;
+    for (int j = 0; j < n; ++j) {
+        const R* d = a + STRIDE_R * (m * stride + j * ld + j);
+        bool bad = !isfinite(d[0]);
+        if (STRIDE_R == 2) bad = bad || !isfinite(d[1]);
+        if (bad) {
+            info[m] = j + 1;
+            return;
+        }
     }
 }

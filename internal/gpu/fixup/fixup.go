@@ -24,6 +24,10 @@ var names = []string{
 	"restore_failed<bits128>",
 	"real_diagonal<float>",
 	"real_diagonal<double>",
+	"nonfinite_info<float, 1>",
+	"nonfinite_info<double, 1>",
+	"nonfinite_info<float, 2>",
+	"nonfinite_info<double, 2>",
 }
 
 var loaded sync.Map // *cuda.Context → []*cuda.Kernel in names order
@@ -98,4 +102,22 @@ func RealDiagonal[T core.Scalar](s *cuda.Stream, c Layout, n, count int) error {
 	var a cuda.Args
 	a.Ptr(c.Ptr).Int64(int64(c.LD)).Int64(c.Stride).Int32(int32(n)).Int32(int32(count))
 	return cuda.LaunchArgs(s, k, g, b, 0, &a)
+}
+
+// NonfiniteInfo queues, on s, info[m] = j + 1 for the first diagonal element
+// j of matrix m of a that is NaN or infinite, for every m whose info is 0.
+func NonfiniteInfo[T core.Scalar](s *cuda.Stream, a Layout, n, count int, info cuda.DevicePtr) error {
+	if n == 0 || count == 0 {
+		return nil
+	}
+	var z T
+	index := map[any]int{float32(0): 5, float64(0): 6, complex64(0): 7, complex128(0): 8}[any(z)]
+	k, err := kernel(s.Context(), index)
+	if err != nil {
+		return fmt.Errorf("fixup: %w", err)
+	}
+	g := [3]uint32{uint32((count + 127) / 128), 1, 1}
+	var args cuda.Args
+	args.Ptr(a.Ptr).Int64(int64(a.LD)).Int64(a.Stride).Int32(int32(n)).Int32(int32(count)).Ptr(info)
+	return cuda.LaunchArgs(s, k, g, [3]uint32{128, 1, 1}, 0, &args)
 }

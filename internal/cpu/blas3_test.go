@@ -1,0 +1,679 @@
+package cpu
+
+import (
+	"fmt"
+	"math"
+	"math/cmplx"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/batchlas/batchlas/internal/core"
+)
+
+// poison fills the padding of every test matrix; it must survive every op.
+const poison = 1e30
+
+var blas3Sizes = []int{0, 1, 2, 3, 7, 8, 9, 16, 17, 31, 33, 64, 65, 129}
+
+func shortSizes(t *testing.T) []int {
+	if testing.Short() {
+		return []int{0, 1, 2, 3, 7, 8, 9, 17, 33, 65}
+	}
+	return blas3Sizes
+}
+
+func toC[T core.Scalar](v T) complex128 {
+	switch x := any(v).(type) {
+	case float32:
+		return complex(float64(x), 0)
+	case float64:
+		return complex(x, 0)
+	case complex64:
+		return complex128(x)
+	case complex128:
+		return x
+	}
+	panic("unreachable")
+}
+
+func fromC[T core.Scalar](v complex128) T {
+	var r T
+	switch p := any(&r).(type) {
+	case *float32:
+		*p = float32(real(v))
+	case *float64:
+		*p = real(v)
+	case *complex64:
+		*p = complex64(v)
+	case *complex128:
+		*p = v
+	}
+	return r
+}
+
+func randT[T core.Scalar](rng *rand.Rand) T {
+	return fromC[T](complex(2*rng.Float64()-1, 2*rng.Float64()-1))
+}
+
+// tmat is a test matrix: rows×cols column-major with leading dimension ld,
+// count copies stride elements apart, and every element outside the
+// matrices poisoned.
+type tmat[T core.Scalar] struct {
+	s   core.Strided[T]
+	pad []bool // true where an element is padding
+}
+
+func newTmat[T core.Scalar](rng *rand.Rand, rows, cols, count int) tmat[T] {
+	ld := rows + 1 + rng.IntN(3)
+	stride := ld*cols + rng.IntN(5)
+	n := max(1, stride*count+3)
+	s := core.Strided[T]{Data: make([]T, n), Rows: rows, Cols: cols, LD: ld, Stride: stride, Count: count}
+	pad := make([]bool, n)
+	for i := range pad {
+		pad[i] = true
+	}
+	for b := range count {
+		for j := range cols {
+			for i := range rows {
+				k := b*stride + j*ld + i
+				pad[k] = false
+				s.Data[k] = randT[T](rng)
+			}
+		}
+	}
+	for i := range pad {
+		if pad[i] {
+			s.Data[i] = fromC[T](complex(poison, poison))
+		}
+	}
+	return tmat[T]{s: s, pad: pad}
+}
+
+func (m tmat[T]) clone() tmat[T] {
+	s := m.s
+	s.Data = append([]T(nil), m.s.Data...)
+	return tmat[T]{s: s, pad: m.pad}
+}
+
+// at returns element (i, j) of matrix b as complex128.
+func (m tmat[T]) at(b, i, j int) complex128 {
+	return toC(m.s.Data[b*m.s.Stride+j*m.s.LD+i])
+}
+
+func (m tmat[T]) checkPad(t *testing.T, name string, orig tmat[T]) {
+	t.Helper()
+	for i, p := range m.pad {
+		if p && m.s.Data[i] != orig.s.Data[i] {
+			t.Fatalf("%s: padding element %d changed from %v to %v", name, i, orig.s.Data[i], m.s.Data[i])
+		}
+	}
+}
+
+// opAt is element (i, l) of op(M) for matrix b.
+func opAt[T core.Scalar](m tmat[T], t core.Transpose, b, i, l int) complex128 {
+	switch t {
+	case core.NoTrans:
+		return m.at(b, i, l)
+	case core.Trans:
+		return m.at(b, l, i)
+	}
+	return cmplx.Conj(m.at(b, l, i))
+}
+
+// opDense returns op(M) of matrix b as a dense column-major complex128
+// array with leading dimension rows (its row count).
+func opDense[T core.Scalar](m tmat[T], t core.Transpose, b int) (d []complex128, rows int) {
+	rows, cols := m.s.Rows, m.s.Cols
+	if t != core.NoTrans {
+		rows, cols = cols, rows
+	}
+	d = make([]complex128, rows*cols)
+	for j := range cols {
+		for i := range rows {
+			d[i+j*rows] = opAt(m, t, b, i, j)
+		}
+	}
+	return d, rows
+}
+
+// abs1 is |re| + |im|, a cheap stand-in for the modulus in error bounds.
+func abs1(z complex128) float64 { return math.Abs(real(z)) + math.Abs(imag(z)) }
+
+// tolerance returns c·(k+2)·eps.
+func tol[T core.Scalar](k int) float64 {
+	return 4 * float64(k+2) * core.Eps[T]()
+}
+
+func closeEnough(got, want complex128, scale, tol float64) bool {
+	if cmplx.IsNaN(got) || cmplx.IsInf(got) {
+		return false
+	}
+	return abs1(got-want) <= tol*scale+1e-300
+}
+
+var transes = []core.Transpose{core.NoTrans, core.Trans, core.ConjTrans}
+
+// blas3Config says how a test runs an op: the Exec, the sizes, and how many
+// matrices a batch holds at most.
+type blas3Config struct {
+	x        Exec
+	sizes    func(t *testing.T) []int
+	maxCount int
+}
+
+// serial covers every size with batches of 1 to 3; split uses one or two
+// large matrices and more workers than matrices, so every op also runs
+// with a matrix shared between workers.
+var (
+	serial = blas3Config{x: Exec{}, sizes: shortSizes, maxCount: 3}
+	split  = blas3Config{x: Exec{Workers: 5}, sizes: func(*testing.T) []int { return []int{64, 97} }, maxCount: 2}
+)
+
+// count picks a batch size: up to maxCount matrices, but only one of the
+// serial runs' large sizes, where the reference dominates the test's time.
+func (c blas3Config) count(rng *rand.Rand, size int) int {
+	if c.maxCount > 2 && size >= 64 {
+		return 1
+	}
+	return 1 + rng.IntN(c.maxCount)
+}
+
+func runTypes(t *testing.T, name string, f32, f64, c64, c128 func(*testing.T, blas3Config)) {
+	for _, cfg := range []struct {
+		name string
+		c    blas3Config
+	}{{"serial", serial}, {"split", split}} {
+		for _, ty := range []struct {
+			name string
+			f    func(*testing.T, blas3Config)
+		}{{"float32", f32}, {"float64", f64}, {"complex64", c64}, {"complex128", c128}} {
+			t.Run(name+"/"+cfg.name+"/"+ty.name, func(t *testing.T) {
+				t.Parallel()
+				ty.f(t, cfg.c)
+			})
+		}
+	}
+}
+
+func typeName[T core.Scalar]() string { return core.TypeName[T]() }
+
+func TestBlas3Gemm(t *testing.T) {
+	runTypes(t, "gemm", testGemm[float32], testGemm[float64], testGemm[complex64], testGemm[complex128])
+}
+
+func testGemm[T core.Scalar](t *testing.T, cfg blas3Config) {
+	rng := rand.New(rand.NewPCG(1, uint64(len(typeName[T]()))))
+	sizes := cfg.sizes(t)
+	type shape struct{ m, n, k int }
+	var shapes []shape
+	for _, s := range sizes {
+		shapes = append(shapes, shape{s, s, s})
+		shapes = append(shapes, shape{s, sizes[rng.IntN(len(sizes))], sizes[rng.IntN(len(sizes))]})
+		shapes = append(shapes, shape{sizes[rng.IntN(len(sizes))], s, sizes[rng.IntN(len(sizes))]})
+	}
+	scalars := []struct{ alpha, beta complex128 }{
+		{complex(0.7, 0.3), complex(-0.4, 0.2)},
+		{1, 0}, // beta == 0: C is poisoned with NaN and must not leak
+		{0, complex(0.5, -1)},
+		{0, 0},
+		{-1, 1},
+	}
+	for si, sh := range shapes {
+		for _, ta := range transes {
+			for _, tb := range transes {
+				sc := scalars[(si+int(ta)*3+int(tb))%len(scalars)]
+				if sh.m == sh.n && sh.m == sh.k {
+					sc = scalars[0]
+				}
+				count := cfg.count(rng, max(sh.m, sh.n, sh.k))
+				ar, ac := sh.m, sh.k
+				if ta != core.NoTrans {
+					ar, ac = ac, ar
+				}
+				br, bc := sh.k, sh.n
+				if tb != core.NoTrans {
+					br, bc = bc, br
+				}
+				a := newTmat[T](rng, ar, ac, count)
+				b := newTmat[T](rng, br, bc, count)
+				c0 := newTmat[T](rng, sh.m, sh.n, count)
+				if sc.beta == 0 {
+					for i, p := range c0.pad {
+						if !p {
+							c0.s.Data[i] = fromC[T](cmplx.NaN())
+						}
+					}
+				}
+				if sc.alpha == 0 {
+					// A and B must not be read: make them NaN.
+					for i := range a.s.Data {
+						a.s.Data[i] = fromC[T](cmplx.NaN())
+					}
+					for i := range b.s.Data {
+						b.s.Data[i] = fromC[T](cmplx.NaN())
+					}
+				}
+				c := c0.clone()
+				alpha, beta := fromC[T](sc.alpha), fromC[T](sc.beta)
+				name := fmt.Sprintf("m=%d n=%d k=%d %v %v alpha=%v beta=%v", sh.m, sh.n, sh.k, ta, tb, alpha, beta)
+				if err := Gemm(cfg.x, ta, tb, alpha, a.s, b.s, beta, c.s); err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				c.checkPad(t, name, c0)
+				alphaC, betaC := toC(alpha), toC(beta)
+				for bi := range count {
+					var da, db []complex128
+					var lda, ldb int
+					if alphaC != 0 {
+						da, lda = opDense(a, ta, bi)
+						db, ldb = opDense(b, tb, bi)
+					}
+					for j := range sh.n {
+						for i := range sh.m {
+							var want complex128
+							var scale float64
+							if alphaC != 0 {
+								for l := range sh.k {
+									p := da[i+l*lda] * db[l+j*ldb]
+									want += p
+									scale += abs1(p)
+								}
+								want *= alphaC
+								scale *= abs1(alphaC)
+							}
+							if betaC != 0 {
+								want += betaC * c0.at(bi, i, j)
+								scale += abs1(betaC * c0.at(bi, i, j))
+							}
+							if got := c.at(bi, i, j); !closeEnough(got, want, scale, tol[T](sh.k)) {
+								t.Fatalf("%s: matrix %d C(%d,%d) = %v, want %v", name, bi, i, j, got, want)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// triAt is element (i, j) of the triangular matrix described by uplo/diag
+// (not transposed); zero outside the triangle.
+func triAt[T core.Scalar](a tmat[T], uplo core.Uplo, diag core.Diag, b, i, j int) complex128 {
+	switch {
+	case i == j && diag == core.Unit:
+		return 1
+	case uplo == core.Upper && i > j, uplo == core.Lower && i < j:
+		return 0
+	}
+	return a.at(b, i, j)
+}
+
+func opTriAt[T core.Scalar](a tmat[T], uplo core.Uplo, trans core.Transpose, diag core.Diag, b, i, j int) complex128 {
+	switch trans {
+	case core.NoTrans:
+		return triAt(a, uplo, diag, b, i, j)
+	case core.Trans:
+		return triAt(a, uplo, diag, b, j, i)
+	}
+	return cmplx.Conj(triAt(a, uplo, diag, b, j, i))
+}
+
+// newTri makes a well-conditioned triangular test matrix: the off-diagonal
+// triangle scaled by 1/na, the diagonal of modulus ≥ 1, the other triangle
+// and (when diag is Unit) the diagonal NaN since they must not be read.
+func newTri[T core.Scalar](rng *rand.Rand, na, count int, uplo core.Uplo, diag core.Diag) tmat[T] {
+	a := newTmat[T](rng, na, na, count)
+	for b := range count {
+		for j := range na {
+			for i := range na {
+				p := &a.s.Data[b*a.s.Stride+j*a.s.LD+i]
+				switch {
+				case i == j && diag == core.Unit:
+					*p = fromC[T](cmplx.NaN())
+				case i == j:
+					v := toC(*p)
+					*p = fromC[T](v + complex(math.Copysign(1, real(v)), 0))
+				case (uplo == core.Upper) == (i < j):
+					*p = fromC[T](toC(*p) / complex(float64(na), 0))
+				default:
+					*p = fromC[T](cmplx.NaN())
+				}
+			}
+		}
+	}
+	return a
+}
+
+func TestBlas3Trsm(t *testing.T) {
+	runTypes(t, "trsm", testTrxm[float32](true), testTrxm[float64](true), testTrxm[complex64](true), testTrxm[complex128](true))
+}
+
+func TestBlas3Trmm(t *testing.T) {
+	runTypes(t, "trmm", testTrxm[float32](false), testTrxm[float64](false), testTrxm[complex64](false), testTrxm[complex128](false))
+}
+
+// testTrxm checks Trsm (solve) by the residual op(A)·X − alpha·B, and Trmm
+// (multiply) against the reference product.
+func testTrxm[T core.Scalar](solve bool) func(*testing.T, blas3Config) {
+	return func(t *testing.T, cfg blas3Config) {
+		rng := rand.New(rand.NewPCG(2, uint64(len(typeName[T]()))))
+		sizes := cfg.sizes(t)
+		for si, s := range sizes {
+			for _, side := range []core.Side{core.Left, core.Right} {
+				for _, uplo := range []core.Uplo{core.Lower, core.Upper} {
+					for _, trans := range transes {
+						for _, diag := range []core.Diag{core.NonUnit, core.Unit} {
+							other := sizes[(si*7+int(trans)*3+int(diag)+int(uplo)*5)%len(sizes)]
+							m, n := s, other
+							if side == core.Right {
+								m, n = other, s
+							}
+							alpha := fromC[T](complex(0.8, -0.5))
+							switch (si + int(trans)) % 5 {
+							case 3:
+								alpha = 0
+							case 4:
+								alpha = 1
+							}
+							count := cfg.count(rng, max(m, n))
+							a := newTri[T](rng, s, count, uplo, diag)
+							b0 := newTmat[T](rng, m, n, count)
+							if alpha == 0 {
+								for i := range a.s.Data {
+									a.s.Data[i] = fromC[T](cmplx.NaN())
+								}
+								for i, p := range b0.pad {
+									if !p {
+										b0.s.Data[i] = fromC[T](cmplx.NaN())
+									}
+								}
+							}
+							b := b0.clone()
+							name := fmt.Sprintf("m=%d n=%d %v %v %v %v alpha=%v", m, n, side, uplo, trans, diag, alpha)
+							var err error
+							if solve {
+								err = Trsm(cfg.x, side, uplo, trans, diag, alpha, a.s, b.s)
+							} else {
+								err = Trmm(cfg.x, side, uplo, trans, diag, alpha, a.s, b.s)
+							}
+							if err != nil {
+								t.Fatalf("%s: %v", name, err)
+							}
+							b.checkPad(t, name, b0)
+							checkTrxm(t, name, solve, side, uplo, trans, diag, toC(alpha), a, b0, b, s)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+func checkTrxm[T core.Scalar](t *testing.T, name string, solve bool, side core.Side, uplo core.Uplo, trans core.Transpose, diag core.Diag, alpha complex128, a, b0, b tmat[T], na int) {
+	t.Helper()
+	m, n := b.s.Rows, b.s.Cols
+	for bi := range b.s.Count {
+		tri := make([]complex128, na*na)
+		if alpha != 0 {
+			for j := range na {
+				for i := range na {
+					tri[i+j*na] = opTriAt(a, uplo, trans, diag, bi, i, j)
+				}
+			}
+		}
+		M := func(_, i, j int) complex128 { return tri[i+j*na] }
+		// Y is the result (solve) or the input (multiply).
+		y := b
+		if !solve {
+			y = b0
+		}
+		yd, _ := opDense(y, core.NoTrans, bi)
+		for j := range n {
+			for i := range m {
+				if alpha == 0 {
+					if got := b.at(bi, i, j); got != 0 {
+						t.Fatalf("%s: alpha=0 but B(%d,%d) = %v", name, i, j, got)
+					}
+					continue
+				}
+				// prod is (op(A)·Y)(i,j) or (Y·op(A))(i,j).
+				var prod complex128
+				var scale float64
+				for l := range na {
+					var p complex128
+					if side == core.Left {
+						if M(bi, i, l) == 0 {
+							continue
+						}
+						p = M(bi, i, l) * yd[l+j*m]
+					} else {
+						if M(bi, l, j) == 0 {
+							continue
+						}
+						p = yd[i+l*m] * M(bi, l, j)
+					}
+					prod += p
+					scale += abs1(p)
+				}
+				var got, want complex128
+				if solve {
+					got, want = prod, alpha*b0.at(bi, i, j)
+					scale += abs1(want)
+				} else {
+					got, want = b.at(bi, i, j), alpha*prod
+					scale *= abs1(alpha)
+				}
+				if !closeEnough(got, want, scale, 2*tol[T](na)) {
+					t.Fatalf("%s: matrix %d element (%d,%d): got %v, want %v", name, bi, i, j, got, want)
+				}
+			}
+		}
+	}
+}
+
+func TestBlas3Syrk(t *testing.T) {
+	runTypes(t, "syrk", testRk[float32](false), testRk[float64](false), testRk[complex64](false), testRk[complex128](false))
+}
+
+func TestBlas3Herk(t *testing.T) {
+	runTypes(t, "herk", testRk[float32](true), testRk[float64](true), testRk[complex64](true), testRk[complex128](true))
+}
+
+func testRk[T core.Scalar](herm bool) func(*testing.T, blas3Config) {
+	return func(t *testing.T, cfg blas3Config) {
+		rng := rand.New(rand.NewPCG(3, uint64(len(typeName[T]()))))
+		sizes := cfg.sizes(t)
+		trs := []core.Transpose{core.NoTrans, core.Trans}
+		if herm {
+			trs = []core.Transpose{core.NoTrans, core.ConjTrans}
+		}
+		scalars := []struct{ alpha, beta complex128 }{
+			{complex(0.7, 0.3), complex(-0.4, 0.2)},
+			{1, 0},
+			{0, complex(0.5, -1)},
+			{0, 0},
+			{-1, 1},
+			{0.5, 1},
+		}
+		for si, n := range sizes {
+			for _, k := range []int{n, sizes[(si*5+3)%len(sizes)]} {
+				for _, uplo := range []core.Uplo{core.Lower, core.Upper} {
+					for ti, trans := range trs {
+						sc := scalars[(si+ti*2+int(uplo)+k)%len(scalars)]
+						if herm {
+							sc.alpha, sc.beta = complex(real(sc.alpha), 0), complex(real(sc.beta), 0)
+						}
+						count := cfg.count(rng, max(n, k))
+						ar, ac := n, k
+						if trans != core.NoTrans {
+							ar, ac = k, n
+						}
+						a := newTmat[T](rng, ar, ac, count)
+						c0 := newTmat[T](rng, n, n, count)
+						if sc.beta == 0 {
+							for i, p := range c0.pad {
+								if !p {
+									c0.s.Data[i] = fromC[T](cmplx.NaN())
+								}
+							}
+						}
+						if sc.alpha == 0 {
+							for i := range a.s.Data {
+								a.s.Data[i] = fromC[T](cmplx.NaN())
+							}
+						}
+						c := c0.clone()
+						name := fmt.Sprintf("n=%d k=%d %v %v alpha=%v beta=%v", n, k, uplo, trans, sc.alpha, sc.beta)
+						var err error
+						switch {
+						case count == 1 && herm:
+							// The single-matrix form that the blocked factorizations call.
+							herk1(uplo, trans, n, k, real(sc.alpha), real(sc.beta), a.s.Data, a.s.LD, c.s.Data, c.s.LD)
+						case count == 1:
+							syrk1(uplo, trans, n, k, fromC[T](sc.alpha), a.s.Data, a.s.LD, fromC[T](sc.beta), c.s.Data, c.s.LD)
+						case herm:
+							err = Herk(cfg.x, uplo, trans, real(sc.alpha), a.s, real(sc.beta), c.s)
+						default:
+							err = Syrk(cfg.x, uplo, trans, fromC[T](sc.alpha), a.s, fromC[T](sc.beta), c.s)
+						}
+						if err != nil {
+							t.Fatalf("%s: %v", name, err)
+						}
+						c.checkPad(t, name, c0)
+						alpha, beta := toC(fromC[T](sc.alpha)), toC(fromC[T](sc.beta))
+						for bi := range count {
+							for j := range n {
+								for i := range n {
+									inTri := i == j || (uplo == core.Lower) == (i > j)
+									if !inTri {
+										if got, was := c.s.Data[bi*c.s.Stride+j*c.s.LD+i], c0.s.Data[bi*c0.s.Stride+j*c0.s.LD+i]; got != was && !(got != got && was != was) {
+											t.Fatalf("%s: element (%d,%d) outside the %v triangle changed", name, i, j, uplo)
+										}
+										continue
+									}
+									// quickReturn follows reference BLAS: nothing is touched.
+									quick := (alpha == 0 || k == 0) && beta == 1
+									var want complex128
+									var scale float64
+									if alpha != 0 {
+										for l := range k {
+											var p complex128
+											switch {
+											case trans == core.NoTrans && herm:
+												p = a.at(bi, i, l) * cmplx.Conj(a.at(bi, j, l))
+											case trans == core.NoTrans:
+												p = a.at(bi, i, l) * a.at(bi, j, l)
+											case herm:
+												p = cmplx.Conj(a.at(bi, l, i)) * a.at(bi, l, j)
+											default:
+												p = a.at(bi, l, i) * a.at(bi, l, j)
+											}
+											want += p
+											scale += abs1(p)
+										}
+										want *= alpha
+										scale *= abs1(alpha)
+									}
+									if beta != 0 {
+										cv := c0.at(bi, i, j)
+										if herm && i == j {
+											cv = complex(real(cv), 0)
+										}
+										want += beta * cv
+										scale += abs1(beta * cv)
+									}
+									if quick {
+										want = c0.at(bi, i, j)
+									}
+									got := c.at(bi, i, j)
+									if !closeEnough(got, want, scale, tol[T](k)) {
+										t.Fatalf("%s: matrix %d C(%d,%d) = %v, want %v", name, bi, i, j, got, want)
+									}
+									if herm && i == j && !quick && imag(got) != 0 {
+										t.Fatalf("%s: diagonal C(%d,%d) = %v is not real", name, i, i, got)
+									}
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// A named element type takes gemm1's unblocked path.
+type namedFloat float64
+
+func TestBlas3NamedType(t *testing.T) {
+	const m, n, k = 5, 3, 4
+	a := make([]namedFloat, m*k)
+	b := make([]namedFloat, k*n)
+	c := make([]namedFloat, m*n)
+	for i := range a {
+		a[i] = namedFloat(i%5) - 2
+	}
+	for i := range b {
+		b[i] = namedFloat(i%3) + 1
+	}
+	gemm1(core.NoTrans, core.NoTrans, m, n, k, 2, a, m, b, k, 0, c, m)
+	for j := range n {
+		for i := range m {
+			var want namedFloat
+			for l := range k {
+				want += a[i+l*m] * b[l+j*k]
+			}
+			if c[i+j*m] != 2*want {
+				t.Fatalf("C(%d,%d) = %v, want %v", i, j, c[i+j*m], 2*want)
+			}
+		}
+	}
+}
+
+// The single-matrix routines allocate nothing once their pools are warm.
+func TestBlas3Allocs(t *testing.T) {
+	t.Run("float64", testAllocs[float64])
+	t.Run("float32", testAllocs[float32])
+	t.Run("complex128", testAllocs[complex128])
+	t.Run("complex64", testAllocs[complex64])
+}
+
+func testAllocs[T core.Scalar](t *testing.T) {
+	if testing.CoverMode() != "" || raceEnabled {
+		t.Skip("coverage counters and the race detector change allocation behaviour")
+	}
+	rng := rand.New(rand.NewPCG(4, 4))
+	for _, n := range []int{8, 100, 300} {
+		a := newTmat[T](rng, n, n, 1).s
+		b := newTmat[T](rng, n, n, 1).s
+		c := newTmat[T](rng, n, n, 1).s
+		for i := 0; i < n; i++ {
+			a.Data[i+i*a.LD] += 4 // keep the triangular solves tame
+		}
+		ops := map[string]func(){
+			"gemm": func() {
+				gemm1(core.ConjTrans, core.NoTrans, n, n, n, 1, a.Data, a.LD, b.Data, b.LD, 0.5, c.Data, c.LD)
+			},
+			"trsm": func() {
+				trsm1(core.Left, core.Lower, core.NoTrans, core.NonUnit, n, n, 1, a.Data, a.LD, b.Data, b.LD)
+			},
+			"trmm": func() {
+				trmm1(core.Right, core.Upper, core.Trans, core.Unit, n, n, 1, a.Data, a.LD, b.Data, b.LD)
+			},
+			"syrk": func() { syrk1(core.Lower, core.NoTrans, n, n, 1, a.Data, a.LD, 0, c.Data, c.LD) },
+			"herk": func() { herk1(core.Upper, core.ConjTrans, n, n, 1, 0, a.Data, a.LD, c.Data, c.LD) },
+		}
+		for name, op := range ops {
+			op() // warm the pools
+			if got := testing.AllocsPerRun(5, op); got != 0 {
+				t.Errorf("%s n=%d: %v allocations per call", name, n, got)
+			}
+		}
+		// A batched call allocates only the closure it hands to ForEach.
+		batched := func() { _ = Gemm(Exec{Workers: 1}, core.NoTrans, core.Trans, 1, a, b, 0, c) }
+		batched()
+		if got := testing.AllocsPerRun(5, batched); got > 1 {
+			t.Errorf("Gemm n=%d: %v allocations per call, want at most 1", n, got)
+		}
+	}
+}

@@ -1,0 +1,311 @@
+package cpu
+
+import "github.com/batchlas/batchlas/internal/core"
+
+// triBlock is the order of the diagonal blocks that trsm1 and trmm1 solve
+// or multiply directly; everything off the diagonal blocks goes to gemm1.
+const triBlock = 32
+
+// opUpper reports whether op(A) is upper triangular.
+func opUpper(uplo core.Uplo, trans core.Transpose) bool {
+	return (uplo == core.Upper) == (trans == core.NoTrans)
+}
+
+// packTri copies the nb×nb diagonal block of op(A) whose (0, 0) element
+// starts a into t (column-major, leading dimension nb), conjugated for
+// ConjTrans; only the triangle of op(A) is read and the other is left
+// stale. The diagonal is set to 1 for Unit, and to its reciprocal when
+// invDiag (so solvers multiply instead of divide).
+func packTri[T core.Scalar](upper bool, trans core.Transpose, diag core.Diag, nb int, a []T, lda int, t []T, invDiag bool) {
+	for j := 0; j < nb; j++ {
+		lo, hi := j, nb
+		if upper {
+			lo, hi = 0, j+1
+		}
+		col := t[j*nb+lo : j*nb+hi]
+		if trans == core.NoTrans {
+			copy(col, a[j*lda+lo:j*lda+hi])
+		} else {
+			// op(A)(i, j) = A(j, i): row j of A, read along a column of t.
+			for i := range col {
+				col[i] = a[j+(lo+i)*lda]
+			}
+		}
+		if trans == core.ConjTrans {
+			conjSlice(col)
+		}
+		switch {
+		case diag == core.Unit:
+			t[j*nb+j] = 1
+		case invDiag:
+			t[j*nb+j] = 1 / t[j*nb+j]
+		}
+	}
+}
+
+// trsm1 solves op(A)·X = alpha·B (Left, A m×m) or X·op(A) = alpha·B (Right,
+// A n×n) for one m×n matrix B, overwriting B with X. A is triangular (uplo),
+// with an implicit unit diagonal for Unit; the other triangle is not read.
+// alpha == 0 sets B to zero without reading A or B. Blocked, left-looking:
+// each diagonal block's right-hand side is first updated by one gemm1 with
+// everything already solved, then solved directly.
+func trsm1[T core.Scalar](side core.Side, uplo core.Uplo, trans core.Transpose, diag core.Diag, m, n int, alpha T, a []T, lda int, b []T, ldb int) {
+	if m == 0 || n == 0 {
+		return
+	}
+	if alpha == 0 {
+		scaleMat(m, n, alpha, b, ldb)
+		return
+	}
+	upper := opUpper(uplo, trans)
+	nb := min(triBlock, max(m, n))
+	buf := getScratch[T](nb * nb)
+	t := (*buf)[:nb*nb]
+	// oa is the index of element (i, j) of op(A).
+	oa := func(i, j int) int { return opIndex(trans, i, j, lda) }
+	if side == core.Left {
+		if !upper {
+			for i0 := 0; i0 < m; i0 += triBlock {
+				ib := min(triBlock, m-i0)
+				gemm1(trans, core.NoTrans, ib, n, i0, -1, a[oa(i0, 0):], lda, b, ldb, alpha, b[i0:], ldb)
+				packTri(false, trans, diag, ib, a[oa(i0, i0):], lda, t, true)
+				solveLeftLower(ib, n, t, b[i0:], ldb)
+			}
+		} else {
+			for i1 := m; i1 > 0; i1 -= triBlock {
+				i0 := max(0, i1-triBlock)
+				ib := i1 - i0
+				gemm1(trans, core.NoTrans, ib, n, m-i1, -1, a[oa(i0, min(i1, m-1)):], lda, b[min(i1, m-1):], ldb, alpha, b[i0:], ldb)
+				packTri(true, trans, diag, ib, a[oa(i0, i0):], lda, t, true)
+				solveLeftUpper(ib, n, t, b[i0:], ldb)
+			}
+		}
+	} else {
+		if upper {
+			for j0 := 0; j0 < n; j0 += triBlock {
+				jb := min(triBlock, n-j0)
+				gemm1(core.NoTrans, trans, m, jb, j0, -1, b, ldb, a[oa(0, j0):], lda, alpha, b[j0*ldb:], ldb)
+				packTri(true, trans, diag, jb, a[oa(j0, j0):], lda, t, true)
+				solveRightUpper(m, jb, t, b[j0*ldb:], ldb)
+			}
+		} else {
+			for j1 := n; j1 > 0; j1 -= triBlock {
+				j0 := max(0, j1-triBlock)
+				jb := j1 - j0
+				gemm1(core.NoTrans, trans, m, jb, n-j1, -1, b[min(j1, n-1)*ldb:], ldb, a[oa(min(j1, n-1), j0):], lda, alpha, b[j0*ldb:], ldb)
+				packTri(false, trans, diag, jb, a[oa(j0, j0):], lda, t, true)
+				solveRightLower(m, jb, t, b[j0*ldb:], ldb)
+			}
+		}
+	}
+	putScratch(buf)
+}
+
+// The four direct solvers below take a packed triangle t (nb×nb, leading
+// dimension nb) whose diagonal holds reciprocals, and work by columns so
+// every inner loop is an axpy over contiguous memory.
+
+// solveLeftLower overwrites the nb×n matrix B with T⁻¹·B, T lower.
+func solveLeftLower[T core.Scalar](nb, n int, t []T, b []T, ldb int) {
+	for j := 0; j < n; j++ {
+		x := b[j*ldb : j*ldb+nb]
+		for i := 0; i < nb; i++ {
+			xi := x[i] * t[i*nb+i]
+			x[i] = xi
+			if xi == 0 {
+				continue
+			}
+			axpyNeg(xi, t[i*nb+i+1:i*nb+nb], x[i+1:])
+		}
+	}
+}
+
+// solveLeftUpper overwrites the nb×n matrix B with T⁻¹·B, T upper.
+func solveLeftUpper[T core.Scalar](nb, n int, t []T, b []T, ldb int) {
+	for j := 0; j < n; j++ {
+		x := b[j*ldb : j*ldb+nb]
+		for i := nb - 1; i >= 0; i-- {
+			xi := x[i] * t[i*nb+i]
+			x[i] = xi
+			if xi == 0 {
+				continue
+			}
+			axpyNeg(xi, t[i*nb:i*nb+i], x[:i])
+		}
+	}
+}
+
+// solveRightUpper overwrites the m×nb matrix B with B·T⁻¹, T upper.
+func solveRightUpper[T core.Scalar](m, nb int, t []T, b []T, ldb int) {
+	for j := 0; j < nb; j++ {
+		y := b[j*ldb : j*ldb+m]
+		for l := 0; l < j; l++ {
+			if s := t[j*nb+l]; s != 0 {
+				axpyNeg(s, b[l*ldb:l*ldb+m], y)
+			}
+		}
+		scaleVec(t[j*nb+j], y)
+	}
+}
+
+// solveRightLower overwrites the m×nb matrix B with B·T⁻¹, T lower.
+func solveRightLower[T core.Scalar](m, nb int, t []T, b []T, ldb int) {
+	for j := nb - 1; j >= 0; j-- {
+		y := b[j*ldb : j*ldb+m]
+		for l := j + 1; l < nb; l++ {
+			if s := t[j*nb+l]; s != 0 {
+				axpyNeg(s, b[l*ldb:l*ldb+m], y)
+			}
+		}
+		scaleVec(t[j*nb+j], y)
+	}
+}
+
+// axpyNeg computes y -= s·x (len(y) ≥ len(x)).
+func axpyNeg[T core.Scalar](s T, x, y []T) {
+	y = y[:len(x)]
+	for i, v := range x {
+		y[i] -= s * v
+	}
+}
+
+// axpy computes y += s·x (len(y) ≥ len(x)).
+func axpy[T core.Scalar](s T, x, y []T) {
+	y = y[:len(x)]
+	for i, v := range x {
+		y[i] += s * v
+	}
+}
+
+func scaleVec[T core.Scalar](s T, x []T) {
+	if s == 1 {
+		return
+	}
+	for i := range x {
+		x[i] *= s
+	}
+}
+
+// trmm1 computes B = alpha·op(A)·B (Left, A m×m) or B = alpha·B·op(A)
+// (Right, A n×n) for one m×n matrix B, A triangular (uplo, Unit: implicit
+// unit diagonal; the other triangle is not read). alpha == 0 sets B to zero
+// without reading A or B. Blocked: each block of B is multiplied in place by
+// its diagonal block of op(A), then gets the rest of its row or column of
+// op(A) times the part of B not yet overwritten, by one gemm1.
+func trmm1[T core.Scalar](side core.Side, uplo core.Uplo, trans core.Transpose, diag core.Diag, m, n int, alpha T, a []T, lda int, b []T, ldb int) {
+	if m == 0 || n == 0 {
+		return
+	}
+	if alpha == 0 {
+		scaleMat(m, n, alpha, b, ldb)
+		return
+	}
+	upper := opUpper(uplo, trans)
+	nb := min(triBlock, max(m, n))
+	buf := getScratch[T](nb * nb)
+	t := (*buf)[:nb*nb]
+	oa := func(i, j int) int { return opIndex(trans, i, j, lda) }
+	if side == core.Left {
+		if upper {
+			// Row blocks top to bottom: the rows below are still the input.
+			for i0 := 0; i0 < m; i0 += triBlock {
+				i1 := min(i0+triBlock, m)
+				ib := i1 - i0
+				packTri(true, trans, diag, ib, a[oa(i0, i0):], lda, t, false)
+				mulLeftUpper(ib, n, alpha, t, b[i0:], ldb)
+				if i1 < m {
+					gemm1(trans, core.NoTrans, ib, n, m-i1, alpha, a[oa(i0, i1):], lda, b[i1:], ldb, 1, b[i0:], ldb)
+				}
+			}
+		} else {
+			for i1 := m; i1 > 0; i1 -= triBlock {
+				i0 := max(0, i1-triBlock)
+				ib := i1 - i0
+				packTri(false, trans, diag, ib, a[oa(i0, i0):], lda, t, false)
+				mulLeftLower(ib, n, alpha, t, b[i0:], ldb)
+				gemm1(trans, core.NoTrans, ib, n, i0, alpha, a[oa(i0, 0):], lda, b, ldb, 1, b[i0:], ldb)
+			}
+		}
+	} else {
+		if upper {
+			// Column blocks right to left: the columns to the left are still the input.
+			for j1 := n; j1 > 0; j1 -= triBlock {
+				j0 := max(0, j1-triBlock)
+				jb := j1 - j0
+				packTri(true, trans, diag, jb, a[oa(j0, j0):], lda, t, false)
+				mulRightUpper(m, jb, alpha, t, b[j0*ldb:], ldb)
+				gemm1(core.NoTrans, trans, m, jb, j0, alpha, b, ldb, a[oa(0, j0):], lda, 1, b[j0*ldb:], ldb)
+			}
+		} else {
+			for j0 := 0; j0 < n; j0 += triBlock {
+				j1 := min(j0+triBlock, n)
+				jb := j1 - j0
+				packTri(false, trans, diag, jb, a[oa(j0, j0):], lda, t, false)
+				mulRightLower(m, jb, alpha, t, b[j0*ldb:], ldb)
+				if j1 < n {
+					gemm1(core.NoTrans, trans, m, jb, n-j1, alpha, b[j1*ldb:], ldb, a[oa(j1, j0):], lda, 1, b[j0*ldb:], ldb)
+				}
+			}
+		}
+	}
+	putScratch(buf)
+}
+
+// The four direct multipliers take a packed triangle t (nb×nb, leading
+// dimension nb, diagonal already 1 for Unit) and work by columns.
+
+// mulLeftUpper overwrites the nb×n matrix B with alpha·T·B, T upper.
+func mulLeftUpper[T core.Scalar](nb, n int, alpha T, t []T, b []T, ldb int) {
+	for j := 0; j < n; j++ {
+		x := b[j*ldb : j*ldb+nb]
+		for l := 0; l < nb; l++ {
+			xl := x[l]
+			if xl != 0 {
+				axpy(xl, t[l*nb:l*nb+l], x[:l])
+			}
+			x[l] = xl * t[l*nb+l]
+		}
+		scaleVec(alpha, x)
+	}
+}
+
+// mulLeftLower overwrites the nb×n matrix B with alpha·T·B, T lower.
+func mulLeftLower[T core.Scalar](nb, n int, alpha T, t []T, b []T, ldb int) {
+	for j := 0; j < n; j++ {
+		x := b[j*ldb : j*ldb+nb]
+		for l := nb - 1; l >= 0; l-- {
+			xl := x[l]
+			if xl != 0 {
+				axpy(xl, t[l*nb+l+1:l*nb+nb], x[l+1:])
+			}
+			x[l] = xl * t[l*nb+l]
+		}
+		scaleVec(alpha, x)
+	}
+}
+
+// mulRightUpper overwrites the m×nb matrix B with alpha·B·T, T upper.
+func mulRightUpper[T core.Scalar](m, nb int, alpha T, t []T, b []T, ldb int) {
+	for j := nb - 1; j >= 0; j-- {
+		y := b[j*ldb : j*ldb+m]
+		scaleVec(alpha*t[j*nb+j], y)
+		for l := 0; l < j; l++ {
+			if s := alpha * t[j*nb+l]; s != 0 {
+				axpy(s, b[l*ldb:l*ldb+m], y)
+			}
+		}
+	}
+}
+
+// mulRightLower overwrites the m×nb matrix B with alpha·B·T, T lower.
+func mulRightLower[T core.Scalar](m, nb int, alpha T, t []T, b []T, ldb int) {
+	for j := 0; j < nb; j++ {
+		y := b[j*ldb : j*ldb+m]
+		scaleVec(alpha*t[j*nb+j], y)
+		for l := j + 1; l < nb; l++ {
+			if s := alpha * t[j*nb+l]; s != 0 {
+				axpy(s, b[l*ldb:l*ldb+m], y)
+			}
+		}
+	}
+}
