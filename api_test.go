@@ -318,3 +318,22 @@ func scalar[T batchlas.Scalar](re, im float64) T {
 	}
 	return any(complex(re, im)).(T)
 }
+
+func TestCopy(t *testing.T) {
+	dev, q := cpuQueue(t)
+	host := []float64{1, 2, 3, 4, 5, 6, 7, 8}
+	src := must[*batchlas.Batch[float64]](t)(batchlas.NewBatch[float64](dev, 2, 2, 2))
+	dst := must[*batchlas.Batch[float64]](t)(batchlas.NewBatchStrided[float64](dev, 2, 2, 2, 3, 7))
+	_ = src.Upload(q, host)
+	if err := batchlas.Copy(q, src, dst); err != nil {
+		t.Fatal(err)
+	}
+	got := make([]float64, len(host))
+	_ = dst.Download(q, got)
+	if !slices.Equal(got, host) || q.Wait() != nil {
+		t.Errorf("Copy gave %v, want %v", got, host)
+	}
+	if err := batchlas.Copy(q, src, src); !errors.Is(err, batchlas.ErrArgument) {
+		t.Errorf("Copy onto itself: %v, want ErrArgument", err)
+	}
+}

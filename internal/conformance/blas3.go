@@ -187,7 +187,7 @@ func gemmCase[T core.Scalar](t *testing.T, s *settings, impl Gemmer[T], key stri
 		checkBound(t, key, i, "random", "|C − Cref|/((|α|·|A|·|B| + |β|·|C₀|)·(k+2)·eps)", r, BLASBound)
 		oa, ob, oc := oracle.Item(ina, i), oracle.Item(inb, i), oracle.Item(inc, i)
 		s.must(t, key, impl.Gemm(ta, tb, alpha, oa, ob, beta, oc))
-		checkSameItem(t, key, "C", c, i, oc)
+		checkSameItem(t, s, key, "C", c, i, oc)
 	}
 }
 
@@ -328,7 +328,7 @@ func trsmCase[T core.Scalar](t *testing.T, s *settings, impl Trsmer[T], key stri
 		checkBound(t, key, i, "random", "|op(A)·X − α·B|/((|op(A)|·|X| + |α|·|B|)·(k+2)·eps)", r, BLASBound)
 		oa, ob := oracle.Item(ina, i), oracle.Item(inb, i)
 		s.must(t, key, impl.Trsm(c.side, c.uplo, c.trans, c.diag, alpha, oa, ob))
-		checkSameItem(t, key, "B", b, i, ob)
+		checkSameItem(t, s, key, "B", b, i, ob)
 	}
 }
 
@@ -385,7 +385,7 @@ func trmmCase[T core.Scalar](t *testing.T, s *settings, impl Trmmer[T], key stri
 		checkBound(t, key, i, "random", "|B − Bref|/(|α|·|op(A)|·|B₀|·(k+2)·eps)", r, BLASBound)
 		oa, ob := oracle.Item(ina, i), oracle.Item(inb, i)
 		s.must(t, key, impl.Trmm(c.side, c.uplo, c.trans, c.diag, alpha, oa, ob))
-		checkSameItem(t, key, "B", b, i, ob)
+		checkSameItem(t, s, key, "B", b, i, ob)
 	}
 }
 
@@ -569,7 +569,7 @@ func rankKCheck[T core.Scalar](t *testing.T, s *settings, key string, uplo core.
 		}
 		oa, oc := oracle.Item(ina, i), oracle.Item(inc, i)
 		s.must(t, key, call(oa, oc))
-		checkSameItem(t, key, "C", c, i, oc)
+		checkSameItem(t, s, key, "C", c, i, oc)
 	}
 }
 

@@ -137,7 +137,7 @@ func tightSizes(sizes []int) []int {
 }
 
 func potrfCase[T core.Scalar](t *testing.T, s *settings, impl Potrfer[T], key string, uplo core.Uplo, n int, tight bool) {
-	items := cholItems[T](n, cholMix(n))
+	items := cholItems[T](n, s.kinds(t, key, cholMix(n)))
 	a := batch[T](key, "A", n, n, len(items))
 	if tight {
 		a = oracle.NewStrided[T](n, n, len(items), 0, 0)
@@ -162,8 +162,8 @@ func potrfCase[T core.Scalar](t *testing.T, s *settings, impl Potrfer[T], key st
 		checkBound(t, key, b, it.kind, "‖A − L·Lᴴ‖_F/(n·‖A‖_F·eps)", r, FactorBound)
 		one, oneInfo := oracle.Item(in, b), newInfo(1)
 		s.must(t, key, impl.Potrf(uplo, one, oneInfo))
-		checkSameItem(t, key, "A", a, b, one)
-		sameInt32(t, key, "info", b, info[b:b+1], oneInfo)
+		checkSameItem(t, s, key, "A", a, b, one)
+		sameInt32(t, s, key, "info", b, info[b:b+1], oneInfo)
 	}
 }
 
@@ -205,7 +205,7 @@ func potrsCase[T core.Scalar](t *testing.T, s *settings, impl Potrser[T], key st
 	if n > 255 {
 		kinds = []string{"random"}
 	}
-	items := cholItems[T](n, kinds)
+	items := cholItems[T](n, s.kinds(t, key, kinds))
 	a := batch[T](key, "A", n, n, len(items))
 	b := batch[T](key, "B", n, nrhs, len(items))
 	g := oracle.GenFor[T](seedOf(key))
@@ -235,7 +235,7 @@ func potrsCase[T core.Scalar](t *testing.T, s *settings, impl Potrser[T], key st
 		checkBound(t, key, i, it.kind, "‖A·X − B‖₁/(‖A‖₁·‖X‖₁·n·eps)", r, SolveBound)
 		oa, ob := oracle.Item(ina, i), oracle.Item(inb, i)
 		s.must(t, key, impl.Potrs(uplo, oa, ob))
-		checkSameItem(t, key, "B", b, i, ob)
+		checkSameItem(t, s, key, "B", b, i, ob)
 	}
 }
 
@@ -274,7 +274,7 @@ func posvCase[T core.Scalar](t *testing.T, s *settings, impl Posver[T], key stri
 	if n > 255 {
 		kinds = []string{"random", "notspd", "nan"}
 	}
-	items := cholItems[T](n, kinds)
+	items := cholItems[T](n, s.kinds(t, key, kinds))
 	a := batch[T](key, "A", n, n, len(items))
 	b := batch[T](key, "B", n, nrhs, len(items))
 	storeHermitian(a, uplo, items)
@@ -304,9 +304,9 @@ func posvCase[T core.Scalar](t *testing.T, s *settings, impl Posver[T], key stri
 		checkBound(t, key, i, it.kind, "‖A·X − B‖₁/(‖A‖₁·‖X‖₁·n·eps)", r, SolveBound)
 		oa, ob, oi := oracle.Item(ina, i), oracle.Item(inb, i), newInfo(1)
 		s.must(t, key, impl.Posv(uplo, oa, ob, oi))
-		checkSameItem(t, key, "A", a, i, oa)
-		checkSameItem(t, key, "B", b, i, ob)
-		sameInt32(t, key, "info", i, info[i:i+1], oi)
+		checkSameItem(t, s, key, "A", a, i, oa)
+		checkSameItem(t, s, key, "B", b, i, ob)
+		sameInt32(t, s, key, "info", i, info[i:i+1], oi)
 	}
 	checkUntouched(t, key, "A", ina, a, inTriangle(uplo))
 	checkUntouched(t, key, "B (failing matrices keep B)", inb, b, onlyItems(everything, func(i int) bool { return want[i] == 0 }))

@@ -64,12 +64,37 @@ type Config struct {
 	// engine returns an error wrapping core.ErrUnsupported is skipped with
 	// t.Skip naming it; ErrUnsupported from any other case fails.
 	Unsupported []string
+	// BatchDependent says the engine may round an item differently in a
+	// batch than alone (vendor libraries pick algorithms by batch size).
+	// The check that an item comes out of a batch exactly as it does alone
+	// then compares only its info and which elements are finite; its
+	// accuracy is still held to the residual bounds. The CPU engine and
+	// native kernels must leave this false.
+	BatchDependent bool
+	// Deviations are input kinds an engine is known to handle differently
+	// from LAPACK, each with the reason; a case whose key matches drops
+	// those items and logs the reason. Use it for vendor behaviour the
+	// library cannot correct, never for the library's own kernels.
+	Deviations []Deviation
+}
+
+// Deviation names items (by kind, e.g. "zerocol") of the cases whose key
+// matches the regular expression Case, and why the engine differs on them.
+type Deviation struct {
+	Case, Kind, Reason string
 }
 
 // settings is a Config made ready: the sizes to run and the compiled patterns.
 type settings struct {
-	sizes       []int
-	unsupported []*regexp.Regexp
+	sizes          []int
+	unsupported    []*regexp.Regexp
+	batchDependent bool
+	deviations     []deviation
+}
+
+type deviation struct {
+	re           *regexp.Regexp
+	kind, reason string
 }
 
 func setup(t *testing.T, cfg []Config) *settings {
@@ -82,7 +107,14 @@ func setup(t *testing.T, cfg []Config) *settings {
 	default:
 		t.Fatalf("conformance: at most one Config, got %d", len(cfg))
 	}
-	s := &settings{sizes: c.Sizes}
+	s := &settings{sizes: c.Sizes, batchDependent: c.BatchDependent}
+	for _, d := range c.Deviations {
+		re, err := regexp.Compile(d.Case)
+		if err != nil {
+			t.Fatalf("conformance: Config.Deviations pattern %q: %v", d.Case, err)
+		}
+		s.deviations = append(s.deviations, deviation{re, d.Kind, d.Reason})
+	}
 	if s.sizes == nil {
 		for _, n := range DefaultSizes {
 			if (c.Short || testing.Short()) && n > ShortMax {
@@ -121,6 +153,20 @@ func (s *settings) must(t *testing.T, key string, err error) {
 		t.Fatalf("%s: unexpected ErrUnsupported (list the case in Config.Unsupported if intended): %v", key, err)
 	}
 	t.Fatalf("%s: %v", key, err)
+}
+
+// kinds drops from a case's item kinds those a deviation names, logging why.
+func (s *settings) kinds(t *testing.T, key string, kinds []string) []string {
+	t.Helper()
+	return slices.DeleteFunc(slices.Clone(kinds), func(k string) bool {
+		for _, d := range s.deviations {
+			if d.kind == k && d.re.MatchString(key) {
+				t.Logf("%s: %s items left out: %s", key, k, d.reason)
+				return true
+			}
+		}
+		return false
+	})
 }
 
 // caseKey names a case for messages and Config.Unsupported.
@@ -255,4 +301,19 @@ func cholOf[T core.Scalar](generated *oracle.Mat, uplo core.Uplo) (*oracle.Mat, 
 		factorCache.Store(k, result{f, info})
 	}
 	return f, info
+}
+
+// reconOf returns oracle.Reconstruct(f, pivots), f the T-rounded oracle
+// factors of generated (as factored stores them); cached like luOf.
+func reconOf[T core.Scalar](generated, f *oracle.Mat, pivots []int32) *oracle.Mat {
+	if f.Rows < 100 {
+		return oracle.Reconstruct(f, pivots)
+	}
+	k := factorKey{generated, core.TypeName[T](), "reconstructed"}
+	if v, ok := factorCache.Load(k); ok {
+		return v.(*oracle.Mat)
+	}
+	r := oracle.Reconstruct(f, pivots)
+	factorCache.Store(k, r)
+	return r
 }
