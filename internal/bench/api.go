@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/batchlas/batchlas"
 	"github.com/batchlas/batchlas/internal/core"
@@ -77,6 +78,10 @@ type apiRunner[T core.Scalar] struct {
 	info    *batchlas.Info
 	pa, pb  []T // the pristine A and B to restore before each call; nil: none
 	run     func() error
+
+	// On a GPU the pristine A and B also live on the device, so restoring
+	// is a device copy rather than an upload per call.
+	da, db *batchlas.Batch[T]
 }
 
 func newAPIRunner[T core.Scalar](dev *batchlas.Device, op *Op, in *inputs[T]) (_ *apiRunner[T], err error) {
@@ -181,6 +186,18 @@ func newAPIRunner[T core.Scalar](dev *batchlas.Device, op *Op, in *inputs[T]) (_
 	default:
 		return nil, fmt.Errorf("bench: no cpu arm for %s", op.Name)
 	}
+	if dev.Kind() == batchlas.CUDA {
+		if r.pa != nil {
+			if r.da, err = upload(n, n, r.pa); err != nil {
+				return nil, err
+			}
+		}
+		if r.pb != nil {
+			if r.db, err = upload(r.b.Rows(), r.b.Cols(), r.pb); err != nil {
+				return nil, err
+			}
+		}
+	}
 	return r, nil
 }
 
@@ -204,6 +221,17 @@ func (r *apiRunner[T]) prepare(what string, f func() error) error {
 }
 
 func (r *apiRunner[T]) restore() error {
+	if r.q.Device().Kind() == batchlas.CUDA {
+		if r.da != nil {
+			if err := batchlas.Copy(r.q, r.da, r.a); err != nil {
+				return err
+			}
+		}
+		if r.db != nil {
+			return batchlas.Copy(r.q, r.db, r.b)
+		}
+		return nil
+	}
 	if r.pa != nil {
 		if err := r.a.Upload(r.q, r.pa); err != nil {
 			return err
@@ -222,6 +250,37 @@ func (r *apiRunner[T]) call() error {
 		return err
 	}
 	return r.q.Wait()
+}
+
+// deviceTime times one call on a GPU as the device sees it: the L2 cache
+// evicted first (so operands come from memory, as on a first call), CUDA
+// events around the call, host launch cost not included unless it stalls
+// the device. ok is false on the CPU, where the wall clock is used.
+func (r *apiRunner[T]) deviceTime() (d time.Duration, ok bool, err error) {
+	if r.q.Device().Kind() != batchlas.CUDA {
+		return 0, false, nil
+	}
+	if err := r.q.EvictCache(); err != nil {
+		return 0, true, err
+	}
+	start, err := r.q.Mark()
+	if err != nil {
+		return 0, true, err
+	}
+	defer start.Release()
+	if err := r.run(); err != nil {
+		return 0, true, err
+	}
+	end, err := r.q.Mark()
+	if err != nil {
+		return 0, true, err
+	}
+	defer end.Release()
+	d, err = end.Since(start)
+	if werr := r.q.Wait(); err == nil {
+		err = werr
+	}
+	return d, true, err
 }
 
 func (r *apiRunner[T]) snapshot(idx []int) ([]result, []int32, error) {

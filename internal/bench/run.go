@@ -263,6 +263,11 @@ func calibrate(r runner, target time.Duration) (int, error) {
 	}
 }
 
+// deviceTimer is a runner that can time a call on its device (a GPU).
+type deviceTimer interface {
+	deviceTime() (d time.Duration, onDevice bool, err error)
+}
+
 // timeRepetition makes calls calls, each after restoring the inputs
 // outside the timer, and returns the mean nanoseconds of a call.
 func timeRepetition(r runner, calls int) (float64, error) {
@@ -270,6 +275,16 @@ func timeRepetition(r runner, calls int) (float64, error) {
 	for range calls {
 		if err := r.restore(); err != nil {
 			return 0, err
+		}
+		if dt, ok := r.(deviceTimer); ok {
+			d, onDevice, err := dt.deviceTime()
+			if err != nil {
+				return 0, err
+			}
+			if onDevice {
+				total += d
+				continue
+			}
 		}
 		start := time.Now()
 		err := r.call()
