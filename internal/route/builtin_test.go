@@ -1,0 +1,58 @@
+package route
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/batchlas/batchlas/internal/core"
+)
+
+// TestBuiltin: without tables, each built-in op runs on the vendor library
+// on a GPU and on the cpu engine on the host, and says why when neither can.
+func TestBuiltin(t *testing.T) {
+	r, err := New(Config{Tables: fstest.MapFS{}, Getenv: func(string) string { return "" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Ops()) == 0 {
+		t.Fatal("no ops")
+	}
+	for _, op := range r.Ops() {
+		call := func(dev Device) Call {
+			return Call{Op: op.Name, DType: "complex64", Device: dev, N: 8, M: 8, K: 8, NRHS: 8, Batch: 8,
+				Uplo: "U", Side: "R", Trans: "C", TransB: "T"}
+		}
+		for _, c := range []struct {
+			dev  Device
+			want string
+		}{{h200, "vendor"}, {host, "cpu"}} {
+			d, err := r.Choose(call(c.dev), "")
+			if err != nil || d.Candidate.Name != c.want || d.Why != WhyDefault {
+				t.Errorf("%s on %s: %v %s", op.Name, c.dev.Key, err, d)
+			}
+		}
+		_, err := r.Choose(call(h200Bare), "")
+		if !errors.Is(err, core.ErrUnsupported) || !strings.Contains(err.Error(), "vendor: cuBLAS and cuSOLVER are not loaded; cpu: the cpu engine works on host memory; the batch is on sm_90") {
+			t.Errorf("%s without vendor: %v", op.Name, err)
+		}
+		if _, err := r.Choose(call(host), "vendor"); !errors.Is(err, core.ErrUnsupported) || !strings.Contains(err.Error(), "cuBLAS and cuSOLVER need a GPU") {
+			t.Errorf("%s vendor pin on the host: %v", op.Name, err)
+		}
+	}
+	_, err = r.Choose(Call{Op: "getrf", DType: "float32", Device: h200, M: 9, N: 8, Batch: 8}, "")
+	if !errors.Is(err, core.ErrUnsupported) || !strings.Contains(err.Error(), "square matrices only (m=9, n=8)") {
+		t.Errorf("getrf 9×8: %v", err)
+	}
+	if op, _ := r.Op("potrf"); op.EnvName() != "BATCHLAS_POTRF_ROUTE" {
+		t.Errorf("env name %s", op.EnvName())
+	}
+}
+
+func TestKeyHelpers(t *testing.T) {
+	if UploKey(core.Lower) != "L" || UploKey(core.Upper) != "U" || SideKey(core.Left) != "L" || SideKey(core.Right) != "R" ||
+		TransKey(core.NoTrans) != "N" || TransKey(core.Trans) != "T" || TransKey(core.ConjTrans) != "C" {
+		t.Error("key spellings")
+	}
+}

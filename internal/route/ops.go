@@ -1,0 +1,73 @@
+package route
+
+import (
+	"errors"
+	"fmt"
+)
+
+// The ops batchlas routes and their candidates today. A native tier joins an
+// op by one line in its Candidates, before vendor.
+
+// Builtin returns fresh definitions of every routed op.
+func Builtin() []*Op {
+	var (
+		uplo  = Key{Name: "uplo"}
+		side  = Key{Name: "side"}
+		trans = Key{Name: "trans"}
+		batch = Key{Name: "batch", Weight: 1}
+		nrhs  = Key{Name: "nrhs", Weight: 1}
+		n3    = Key{Name: "n", Weight: 3}
+		n2    = Key{Name: "n", Weight: 2}
+	)
+	both := func(vendorRun func(Call) error) []Candidate {
+		return []Candidate{
+			{Name: "vendor", CanRun: vendorRun},
+			{Name: "cpu", CanRun: cpuCanRun},
+		}
+	}
+	return []*Op{
+		{Name: "potrf", Keys: []Key{uplo, n3, batch}, Candidates: both(vendorCanRun)},
+		{Name: "potrs", Keys: []Key{uplo, n2, nrhs, batch}, Candidates: both(vendorCanRun)},
+		{Name: "posv", Keys: []Key{uplo, n3, nrhs, batch}, Candidates: both(vendorCanRun)},
+		// getrf takes m×n matrices; m and n share the n³ weight.
+		{Name: "getrf", Keys: []Key{{Name: "m", Weight: 1.5}, {Name: "n", Weight: 1.5}, batch}, Candidates: both(vendorSquare)},
+		{Name: "getrs", Keys: []Key{trans, n2, nrhs, batch}, Candidates: both(vendorCanRun)},
+		{Name: "getri", Keys: []Key{n3, batch}, Candidates: both(vendorCanRun)},
+		{Name: "gesv", Keys: []Key{n3, nrhs, batch}, Candidates: both(vendorCanRun)},
+		{Name: "inv", Keys: []Key{n3, batch}, Candidates: both(vendorCanRun)},
+		{Name: "gemm", Keys: []Key{trans, {Name: "transb"}, {Name: "m", Weight: 1}, {Name: "n", Weight: 1}, {Name: "k", Weight: 1}, batch}, Candidates: both(vendorCanRun)},
+		// Triangular ops key on the order of A (n, ×2) and the other
+		// dimension of B (nrhs): Left: n = m(B), nrhs = n(B); Right: swapped.
+		{Name: "trsm", Keys: []Key{side, uplo, trans, n2, nrhs, batch}, Candidates: both(vendorCanRun)},
+		{Name: "trmm", Keys: []Key{side, uplo, trans, n2, nrhs, batch}, Candidates: both(vendorCanRun)},
+		{Name: "syrk", Keys: []Key{uplo, trans, n2, {Name: "k", Weight: 1}, batch}, Candidates: both(vendorCanRun)},
+		{Name: "herk", Keys: []Key{uplo, trans, n2, {Name: "k", Weight: 1}, batch}, Candidates: both(vendorCanRun)},
+	}
+}
+
+func cpuCanRun(c Call) error {
+	if c.Device.GPU() {
+		return fmt.Errorf("the cpu engine works on host memory; the batch is on %s", c.Device.Key)
+	}
+	return nil
+}
+
+func vendorCanRun(c Call) error {
+	if !c.Device.GPU() {
+		return errors.New("cuBLAS and cuSOLVER need a GPU")
+	}
+	if !c.Device.Vendor {
+		return errors.New("cuBLAS and cuSOLVER are not loaded")
+	}
+	return nil
+}
+
+func vendorSquare(c Call) error {
+	if err := vendorCanRun(c); err != nil {
+		return err
+	}
+	if c.M != c.N {
+		return fmt.Errorf("cuBLAS getrfBatched factors square matrices only (m=%d, n=%d)", c.M, c.N)
+	}
+	return nil
+}
