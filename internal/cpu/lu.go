@@ -81,7 +81,7 @@ func Getri[T core.Scalar](x Exec, a core.Strided[T], pivots []int32, info []int3
 	return luForEach(x, a.Count, n, luInvScratch(n), cf, func(i int, w []T) {
 		info[i] = 0
 		if n > 0 {
-			info[i] = int32(luGetri1(n, a.Matrix(i), a.LD, pivots[i*n:(i+1)*n], w))
+			info[i] = int32(luGetri1(n, a.Matrix(i), a.LD, pivots[i*n:(i+1)*n], w, cf))
 		}
 	})
 }

@@ -12,30 +12,35 @@ import (
 // apply its swaps to the columns on its left, and carry the columns on its
 // right through the panel's luW-column blocks one slab of luSlab columns at
 // a time, so a slab takes all luNB/luW rank-4 updates while it is in cache.
+// The first slab task also factors the next panel (look-ahead), taking the
+// panel off the critical path when slabs are shared among goroutines.
 //
 // Every column receives exactly the operations of the unblocked kernel in
 // the same order, so the blocked driver, the unblocked kernel and any split
-// of the slabs among goroutines all give bit-identical results. The slab
-// boundaries depend only on the shape.
+// of the slabs among goroutines all give bit-identical results, and the
+// choice between them is a matter of speed only. Slab boundaries depend
+// only on the shape.
 //
-// The trailing update does not go through gemm1: with the inner dimension
-// of an LU update (luNB) the rank-4 kernel is faster. Measured on float64,
-// one goroutine, µs per matrix, this 2-core VM (2026-11-29):
+// The trailing update does not go through gemm1/trsm1: with the inner
+// dimension of an LU update (luNB) the rank-4 kernel is faster. Float64,
+// one goroutine, fastest of several runs, µs per matrix (2026-11-29):
 //
-//	n     unblocked  gemm1 nb=32  gemm1 nb=64  slabs nb=32  slabs nb=64
-//	256        1466         1914         1688         1420         1390
-//	512       12086        15767        15028        11874        10832
-//	1024      92545            –       115764        90985        90124
+//	n      unblocked  gemm1+trsm1 nb=32  nb=64  slabs nb=32
+//	256         1216               1677   1621         1246
+//	512        10040              13975  16631        10254
+//	1024      112161             158328 154479       120667
+//	2048      781619             878828 831747       700065
 
 const (
 	// luNB is the panel width. Sequentially 32 and 64 are within noise;
-	// the panel is the serial part when slabs are shared among goroutines,
-	// and at 32 it is a fifth of the flops at n = 256 rather than a third.
+	// the panel is the serial part when slabs are shared among goroutines.
 	luNB = 32
-	// luBlockedMin is the min(m, n) from which the blocked driver is used.
-	// Below it the matrix stays in L2 and the two drivers run level.
-	luBlockedMin = 256
-	// luSlab is the width of one task of the trailing update.
+	// luBlockedMin is the min(m, n) from which one goroutine uses the
+	// blocked driver: below it (the table above) the unblocked kernel is
+	// as fast, the matrix being in L2 or L3 anyway.
+	luBlockedMin = 1536
+	// luSlab is the width of one task of the trailing update (≥ luNB, so
+	// the next panel lies in the first slab).
 	luSlab = 64
 	// luParallelMin is the order from which one matrix is shared among the
 	// workers a small batch leaves idle.
@@ -45,10 +50,10 @@ const (
 // luGetrf1 factors one m×n matrix with whichever driver suits its size,
 // using up to inner goroutines, and returns LAPACK's info.
 func luGetrf1[T core.Scalar](m, n int, a []T, lda int, piv []int32, cf bool, inner int) int {
-	if min(m, n) < luBlockedMin {
-		return luGetf2(m, n, a, lda, piv, cf)
+	if inner > 1 || min(m, n) >= luBlockedMin {
+		return luGetrfBlocked(m, n, a, lda, piv, cf, inner)
 	}
-	return luGetrfBlocked(m, n, a, lda, piv, cf, inner)
+	return luGetf2(m, n, a, lda, piv, cf)
 }
 
 func luGetrfBlocked[T core.Scalar](m, n int, a []T, lda int, piv []int32, cf bool, inner int) int {

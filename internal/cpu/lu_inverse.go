@@ -21,7 +21,7 @@ func luInvScratch(n int) int { return n * luW }
 // luGetri1 overwrites the factors of one n×n matrix with A⁻¹ and returns 0,
 // or returns k when U(k,k) is exactly zero and leaves a unchanged. w holds
 // luInvScratch(n) elements.
-func luGetri1[T core.Scalar](n int, a []T, lda int, piv []int32, w []T) int {
+func luGetri1[T core.Scalar](n int, a []T, lda int, piv []int32, w []T, cf bool) int {
 	for k := range n {
 		if a[k*lda+k] == 0 {
 			return k + 1
@@ -35,7 +35,7 @@ func luGetri1[T core.Scalar](n int, a []T, lda int, piv []int32, w []T) int {
 			k, jb = 0, n%luW
 		}
 		if jb > 0 {
-			luInvBlock(n, k, jb, a, lda, w, n)
+			luInvBlock(n, k, jb, a, lda, w, n, cf)
 		}
 		if k == 0 {
 			break
@@ -99,7 +99,7 @@ func luInvertUpper[T core.Scalar](n int, a []T, lda int) {
 // strictly lower part of those columns (L) to w and zero it, subtract
 // A(:, k+jb:n)·L(k+jb:n, block) from the block, then solve X·L11 = block
 // with the unit lower jb×jb L11 from the right.
-func luInvBlock[T core.Scalar](n, k, jb int, a []T, lda int, w []T, ldw int) {
+func luInvBlock[T core.Scalar](n, k, jb int, a []T, lda int, w []T, ldw int, cf bool) {
 	for c := 0; c < jb; c++ {
 		col := a[(k+c)*lda : (k+c)*lda+n]
 		wc := w[c*ldw : c*ldw+n]
@@ -109,19 +109,44 @@ func luInvBlock[T core.Scalar](n, k, jb int, a []T, lda int, w []T, ldw int) {
 		}
 	}
 	if r := k + jb; r < n {
-		luInvUpdate(n, k, jb, r, n, a, lda, w, ldw)
+		luInvUpdate(n, k, jb, r, n, a, lda, w, ldw, cf)
 	}
 	// Right solve with the unit lower L11 = w(k:k+jb, 0:jb): the last
 	// column is final; each earlier one subtracts the later ones.
 	for c := jb - 2; c >= 0; c-- {
-		luInvUpdate(n, k+c, 1, k+c+1, k+jb, a, lda, w[c*ldw:], ldw)
+		luInvUpdate(n, k+c, 1, k+c+1, k+jb, a, lda, w[c*ldw:], ldw, cf)
 	}
 }
 
 // luInvUpdate subtracts A(:, r0:r1)·W(r0:r1, 0:jb) from the n×jb block
-// A(:, k:k+jb), W's column c at w[c*ldw:], four terms at a time.
-func luInvUpdate[T core.Scalar](n, k, jb, r0, r1 int, a []T, lda int, w []T, ldw int) {
-	for c := 0; c < jb; c++ {
+// A(:, k:k+jb), W's column c at w[c*ldw:], four terms at a time and, for
+// real T, two columns at a time.
+func luInvUpdate[T core.Scalar](n, k, jb, r0, r1 int, a []T, lda int, w []T, ldw int, cf bool) {
+	c := 0
+	if !luCplx[T](cf) {
+		for ; c+1 < jb; c += 2 {
+			x := a[(k+c)*lda : (k+c)*lda+n]
+			y := a[(k+c+1)*lda : (k+c+1)*lda+n]
+			wx := w[c*ldw : c*ldw+r1]
+			wy := w[(c+1)*ldw : (c+1)*ldw+r1]
+			t := r0
+			for ; t+luW <= r1; t += luW {
+				lc := luCols[T]{a[t*lda : t*lda+n], a[(t+1)*lda : (t+1)*lda+n], a[(t+2)*lda : (t+2)*lda+n], a[(t+3)*lda : (t+3)*lda+n]}
+				luUpd2(x, y, &lc, wx[t], wx[t+1], wx[t+2], wx[t+3], wy[t], wy[t+1], wy[t+2], wy[t+3])
+			}
+			for ; t < r1; t++ {
+				u, v := wx[t], wy[t]
+				z := a[t*lda : t*lda+n]
+				z = z[:len(x)]
+				y := y[:len(x)]
+				for i, e := range z {
+					x[i] -= e * u
+					y[i] -= e * v
+				}
+			}
+		}
+	}
+	for ; c < jb; c++ {
 		x := a[(k+c)*lda : (k+c)*lda+n]
 		wc := w[c*ldw : c*ldw+r1]
 		t := r0

@@ -9,17 +9,23 @@ import (
 
 // The register-blocked LU kernel (LAPACK's xGETF2 with the update order of
 // xGETRF at a block width of luW columns): factor luW columns with partial
-// pivoting, then carry each trailing column through the row swaps, the small
-// unit-lower solve and a rank-luW update in one pass. The scalar SSE2 code Go
-// emits is bound by instruction issue, about three instructions per
-// multiply-add, so the only lever is to keep those loops long and everything
-// around them cheap:
+// pivoting, then carry each trailing column through the block's row swaps,
+// its 4×4 unit-lower solve and a rank-4 update in one pass.
+//
+// Go emits scalar SSE2: every multiply-add is a multiply, an add and a
+// register copy or load, where gonum's assembly does two per packed
+// instruction. The update loop already runs near the floating-point issue
+// limit, so the speed comes from keeping that loop long and everything
+// around it cheap:
 //   - the trailing update handles two columns per pass with the four L
-//     values loaded once (4×2 beat 4×1, 4×3, 8×1 and 8×2 on float64, the
-//     wider ones spill: the amd64 ABI leaves 15 SSE registers);
+//     values loaded once (on float64, 4×2 beat 4×1, 4×3, 8×1 and 8×2; the
+//     wider shapes spill, amd64's ABI leaves 15 SSE registers);
 //   - the scaling of a pivot column, the rank-1 updates of the rest of its
-//     panel and the pivot search of the next column run as one loop, and the
-//     trailing pass returns the pivot of the next block's first column;
+//     block and the pivot search of the next column run as one loop, and
+//     the trailing pass returns the pivot of the next block's first column;
+//   - pivot magnitudes are compared as integers (IEEE bits without the
+//     sign), branch-free, and the element type is resolved per
+//     instantiation (luCplx), so no loop holds a type switch;
 //   - the swaps of the columns left of a block are deferred to one pass at
 //     the end.
 
@@ -106,13 +112,18 @@ func luParts[T core.Scalar](x T, cf bool) (re, im float64) {
 // luSafe reports whether |x| (the modulus for complex T) is at least the
 // safe minimum of T's precision, as xGETF2 tests before scaling by 1/x.
 func luSafe[T core.Scalar](x T, cf bool) bool {
-	if !luCplx[T](cf) {
+	switch {
+	case luCplx[T](cf):
+		return luSafeC(x, cf)
+	case unsafe.Sizeof(x) == 4:
 		// Real: compare magnitude bits with those of the safe minimum.
-		if unsafe.Sizeof(x) == 4 {
-			return luKey(x) >= uint64(math.Float32bits(luSafeMin32))
-		}
-		return luKey(x) >= math.Float64bits(luSafeMin64)
+		return luKey(x) >= uint64(math.Float32bits(luSafeMin32))
 	}
+	return luKey(x) >= math.Float64bits(luSafeMin64)
+}
+
+//go:noinline
+func luSafeC[T core.Scalar](x T, cf bool) bool {
 	re, im := luParts(x, cf)
 	s := luSafeMin64
 	if unsafe.Sizeof(x) == 8 {
@@ -146,9 +157,15 @@ func luGetf2[T core.Scalar](m, n int, a []T, lda int, piv []int32, cf bool) int 
 // only these w columns. first is the pivot of column j relative to row j
 // when the caller already found it, else -1.
 func luPanel[T core.Scalar](m, j, w int, a []T, lda int, piv []int32, first, info int, cf bool) int {
+	// The panel's columns, each m long (fewer than luW only at the end).
+	var cols [luW][]T
+	for t := range w {
+		cols[t] = a[(j+t)*lda : (j+t)*lda+m]
+	}
 	next := first
-	for jj := j; jj < j+w; jj++ {
-		col := a[jj*lda : jj*lda+m]
+	for t := range w {
+		jj := j + t
+		col := cols[t]
 		p := next
 		if p < 0 {
 			p = luIamax(col[jj:], cf)
@@ -159,9 +176,15 @@ func luPanel[T core.Scalar](m, j, w int, a []T, lda int, piv []int32, first, inf
 		if pv := col[p]; pv != 0 {
 			// Swapping a row with itself is harmless and cheaper than a
 			// branch that random pivots mispredict.
-			for c := j; c < j+w; c++ {
-				x := a[c*lda : c*lda+m]
-				x[jj], x[p] = x[p], x[jj]
+			if w == luW {
+				cols[0][jj], cols[0][p] = cols[0][p], cols[0][jj]
+				cols[1][jj], cols[1][p] = cols[1][p], cols[1][jj]
+				cols[2][jj], cols[2][p] = cols[2][p], cols[2][jj]
+				cols[3][jj], cols[3][p] = cols[3][p], cols[3][jj]
+			} else {
+				for _, x := range cols[:w] {
+					x[jj], x[p] = x[p], x[jj]
+				}
 			}
 			if luSafe(pv, cf) {
 				r = 1 / pv
@@ -173,9 +196,9 @@ func luPanel[T core.Scalar](m, j, w int, a []T, lda int, piv []int32, first, inf
 		} else if info == 0 {
 			info = jj + 1
 		}
-		l := col[jj+1 : m]
+		l := col[jj+1:]
 		next = -1
-		switch j + w - jj - 1 {
+		switch w - t - 1 {
 		case 0:
 			if r != 1 {
 				for i := range l {
@@ -183,16 +206,13 @@ func luPanel[T core.Scalar](m, j, w int, a []T, lda int, piv []int32, first, inf
 				}
 			}
 		case 1:
-			c1 := a[(jj+1)*lda+jj : (jj+1)*lda+m]
+			c1 := cols[t+1][jj:]
 			next = luFuse1(l, c1[1:], r, c1[0], cf)
 		case 2:
-			c1 := a[(jj+1)*lda+jj : (jj+1)*lda+m]
-			c2 := a[(jj+2)*lda+jj : (jj+2)*lda+m]
+			c1, c2 := cols[t+1][jj:], cols[t+2][jj:]
 			next = luFuse2(l, c1[1:], c2[1:], r, c1[0], c2[0], cf)
 		default:
-			c1 := a[(jj+1)*lda+jj : (jj+1)*lda+m]
-			c2 := a[(jj+2)*lda+jj : (jj+2)*lda+m]
-			c3 := a[(jj+3)*lda+jj : (jj+3)*lda+m]
+			c1, c2, c3 := cols[t+1][jj:], cols[t+2][jj:], cols[t+3][jj:]
 			next = luFuse3(l, c1[1:], c2[1:], c3[1:], r, c1[0], c2[0], c3[0], cf)
 		}
 	}
@@ -301,15 +321,17 @@ func luTrail[T core.Scalar](l []T, ldl int, b []T, ldb, ncols, m, mEnd, j, w int
 	if swap {
 		p0, p1, p2, p3 = int(piv[j])-1, int(piv[j+1])-1, int(piv[j+2])-1, int(piv[j+3])-1
 	}
-	// The strictly lower part of the 4×4 diagonal block: lts = L(j+t, j+s).
+	// The strictly lower part of the 4×4 diagonal block: lts is L(j+t, j+s).
 	l10, l20, l30 := l[j*ldl+j+1], l[j*ldl+j+2], l[j*ldl+j+3]
 	l21, l31, l32 := l[(j+1)*ldl+j+2], l[(j+1)*ldl+j+3], l[(j+2)*ldl+j+3]
 	r0 := j + luW
 	k := max(0, mEnd-r0)
-	c0 := l[j*ldl+r0 : j*ldl+r0+k]
-	c1 := l[(j+1)*ldl+r0 : (j+1)*ldl+r0+k]
-	c2 := l[(j+2)*ldl+r0 : (j+2)*ldl+r0+k]
-	c3 := l[(j+3)*ldl+r0 : (j+3)*ldl+r0+k]
+	lc := &luCols[T]{
+		l[j*ldl+r0 : j*ldl+r0+k],
+		l[(j+1)*ldl+r0 : (j+1)*ldl+r0+k],
+		l[(j+2)*ldl+r0 : (j+2)*ldl+r0+k],
+		l[(j+3)*ldl+r0 : (j+3)*ldl+r0+k],
+	}
 	rows := max(m, mEnd)
 	next := -1
 	c := 0
@@ -329,7 +351,7 @@ func luTrail[T core.Scalar](l []T, ldl int, b []T, ldb, ncols, m, mEnd, j, w int
 		x2 := xb[2] - l20*x0 - l21*x1
 		x3 := xb[3] - l30*x0 - l31*x1 - l32*x2
 		xb[1], xb[2], xb[3] = x1, x2, x3
-		next = luUpd1Max(x[r0:r0+k], c0, c1, c2, c3, x0, x1, x2, x3, cf)
+		next = luUpd1Max(x[r0:r0+k], lc, x0, x1, x2, x3, cf)
 		c = 1
 	}
 	if !luCplx[T](cf) {
@@ -360,7 +382,7 @@ func luTrail[T core.Scalar](l []T, ldl int, b []T, ldb, ncols, m, mEnd, j, w int
 			y2 := yb[2] - l20*y0 - l21*y1
 			y3 := yb[3] - l30*y0 - l31*y1 - l32*y2
 			yb[1], yb[2], yb[3] = y1, y2, y3
-			luUpd2(x[r0:r0+k], y[r0:r0+k], c0, c1, c2, c3, x0, x1, x2, x3, y0, y1, y2, y3)
+			luUpd2(x[r0:r0+k], y[r0:r0+k], lc, x0, x1, x2, x3, y0, y1, y2, y3)
 		}
 	}
 	for ; c < ncols; c++ {
@@ -377,10 +399,15 @@ func luTrail[T core.Scalar](l []T, ldl int, b []T, ldb, ncols, m, mEnd, j, w int
 		x2 := xb[2] - l20*x0 - l21*x1
 		x3 := xb[3] - l30*x0 - l31*x1 - l32*x2
 		xb[1], xb[2], xb[3] = x1, x2, x3
-		luUpd1(x[r0:r0+k], c0, c1, c2, c3, x0, x1, x2, x3)
+		luUpd1(x[r0:r0+k], lc.c0, lc.c1, lc.c2, lc.c3, x0, x1, x2, x3)
 	}
 	return next
 }
+
+// luCols holds the four L columns of a block, each cut to the rows the
+// update touches; passed by pointer, the update kernels' arguments all fit
+// in registers.
+type luCols[T core.Scalar] struct{ c0, c1, c2, c3 []T }
 
 // luTrailNarrow is luTrail for a block of fewer than luW columns (only the
 // last block of a factorization): column axpys.
@@ -409,14 +436,14 @@ func luTrailNarrow[T core.Scalar](l []T, ldl int, b []T, ldb, ncols, m, mEnd, j,
 	}
 }
 
-// luUpd2 computes xs -= l0·x0+l1·x1+l2·x2+l3·x3 and the same for ys with
-// y0..y3: a rank-4 update of two columns (all slices of one length).
-func luUpd2[T core.Scalar](xs, ys, l0, l1, l2, l3 []T, x0, x1, x2, x3, y0, y1, y2, y3 T) {
+// luUpd2 computes xs -= c0·x0+c1·x1+c2·x2+c3·x3 and the same for ys with
+// y0..y3 (c0..c3 from lc): a rank-4 update of two columns.
+func luUpd2[T core.Scalar](xs, ys []T, lc *luCols[T], x0, x1, x2, x3, y0, y1, y2, y3 T) {
 	ys = ys[:len(xs)]
-	l0 = l0[:len(xs)]
-	l1 = l1[:len(xs)]
-	l2 = l2[:len(xs)]
-	l3 = l3[:len(xs)]
+	l0 := lc.c0[:len(xs)]
+	l1 := lc.c1[:len(xs)]
+	l2 := lc.c2[:len(xs)]
+	l3 := lc.c3[:len(xs)]
 	for i := range xs {
 		v0, v1, v2, v3 := l0[i], l1[i], l2[i], l3[i]
 		xs[i] -= v0*x0 + v1*x1 + v2*x2 + v3*x3
@@ -436,12 +463,12 @@ func luUpd1[T core.Scalar](xs, l0, l1, l2, l3 []T, x0, x1, x2, x3 T) {
 }
 
 // luUpd1Max is luUpd1 that also returns the pivot index of the result.
-func luUpd1Max[T core.Scalar](xs, l0, l1, l2, l3 []T, x0, x1, x2, x3 T, cf bool) int {
+func luUpd1Max[T core.Scalar](xs []T, lc *luCols[T], x0, x1, x2, x3 T, cf bool) int {
 	cplx := luCplx[T](cf)
-	l0 = l0[:len(xs)]
-	l1 = l1[:len(xs)]
-	l2 = l2[:len(xs)]
-	l3 = l3[:len(xs)]
+	l0 := lc.c0[:len(xs)]
+	l1 := lc.c1[:len(xs)]
+	l2 := lc.c2[:len(xs)]
+	l3 := lc.c3[:len(xs)]
 	var best uint64
 	idx := 0
 	for i := range xs {
@@ -461,16 +488,21 @@ func luUpd1Max[T core.Scalar](xs, l0, l1, l2, l3 []T, x0, x1, x2, x3 T, cf bool)
 }
 
 // luSwapLeft applies the swaps deferred by luGetf2: the columns of each
-// block get the pivots of every later block, in order.
+// block get the pivots of every later block, in order, four columns per
+// pivot so each pivot is read once.
 func luSwapLeft[T core.Scalar](m, mn int, a []T, lda int, piv []int32) {
 	for b := 0; b+luW < mn; b += luW {
 		e := b + luW
-		rest := piv[e:mn]
-		for c := b; c < e; c++ {
-			col := a[c*lda : c*lda+m]
-			for t, p := range rest {
-				col[e+t], col[p-1] = col[p-1], col[e+t]
-			}
+		x0 := a[b*lda : b*lda+m]
+		x1 := a[(b+1)*lda : (b+1)*lda+m]
+		x2 := a[(b+2)*lda : (b+2)*lda+m]
+		x3 := a[(b+3)*lda : (b+3)*lda+m]
+		for t, p := range piv[e:mn] {
+			r, q := e+t, int(p)-1
+			x0[r], x0[q] = x0[q], x0[r]
+			x1[r], x1[q] = x1[q], x1[r]
+			x2[r], x2[q] = x2[q], x2[r]
+			x3[r], x3[q] = x3[q], x3[r]
 		}
 	}
 }
