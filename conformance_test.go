@@ -231,6 +231,8 @@ var vendorConfig = conformance.Config{
 	// the single-matrix Xpotrf), so the last bits of an item depend on
 	// its batch.
 	BatchDependent: true,
+	// cuBLAS getrf picks complex pivots by modulus, not |Re| + |Im|.
+	ModulusPivots: true,
 	// cuBLAS getrf factors square matrices only.
 	Unsupported: []string{`^Getrf/[a-z0-9]+/(Empty/)?m=`},
 	Deviations: []conformance.Deviation{{

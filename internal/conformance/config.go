@@ -76,6 +76,12 @@ type Config struct {
 	// those items and logs the reason. Use it for vendor behaviour the
 	// library cannot correct, never for the library's own kernels.
 	Deviations []Deviation
+	// ModulusPivots says the engine picks complex LU pivots by modulus
+	// |z| (as cuBLAS does) instead of LAPACK's |Re| + |Im|: both are valid
+	// partial pivoting, but the pivot sequence then differs from LAPACK's,
+	// so complex factors are held to |L(i,k)| ≤ 1 and the residual bound
+	// instead of the oracle's pivots.
+	ModulusPivots bool
 }
 
 // Deviation names items (by kind, e.g. "zerocol") of the cases whose key
@@ -89,6 +95,7 @@ type settings struct {
 	sizes          []int
 	unsupported    []*regexp.Regexp
 	batchDependent bool
+	modulusPivots  bool
 	deviations     []deviation
 }
 
@@ -107,7 +114,7 @@ func setup(t *testing.T, cfg []Config) *settings {
 	default:
 		t.Fatalf("conformance: at most one Config, got %d", len(cfg))
 	}
-	s := &settings{sizes: c.Sizes, batchDependent: c.BatchDependent}
+	s := &settings{sizes: c.Sizes, batchDependent: c.BatchDependent, modulusPivots: c.ModulusPivots}
 	for _, d := range c.Deviations {
 		re, err := regexp.Compile(d.Case)
 		if err != nil {
