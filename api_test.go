@@ -25,6 +25,22 @@ func cpuQueue(t *testing.T) (*batchlas.Device, *batchlas.Queue) {
 	return dev, q
 }
 
+// testDevices is the CPU and, where one works, the first GPU.
+func testDevices(t *testing.T) []*batchlas.Device {
+	t.Helper()
+	cpu, err := batchlas.OpenDevice("cpu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	devs := []*batchlas.Device{cpu}
+	if gpu, err := batchlas.OpenDevice("cuda"); err == nil {
+		devs = append(devs, gpu)
+	} else {
+		t.Logf("no GPU, CPU only: %v", err)
+	}
+	return devs
+}
+
 func must[T any](t *testing.T) func(T, error) T {
 	return func(v T, err error) T {
 		t.Helper()
@@ -150,14 +166,18 @@ func TestNewBatchErrors(t *testing.T) {
 
 // TestUploadDownload round-trips every type, padded layouts and views, bit for bit.
 func TestUploadDownload(t *testing.T) {
-	roundTrip[float32](t)
-	roundTrip[float64](t)
-	roundTrip[complex64](t)
-	roundTrip[complex128](t)
+	for _, dev := range testDevices(t) {
+		t.Run(dev.String(), func(t *testing.T) {
+			roundTrip[float32](t, dev)
+			roundTrip[float64](t, dev)
+			roundTrip[complex64](t, dev)
+			roundTrip[complex128](t, dev)
+		})
+	}
 }
 
-func roundTrip[T batchlas.Scalar](t *testing.T) {
-	dev, q := cpuQueue(t)
+func roundTrip[T batchlas.Scalar](t *testing.T, dev *batchlas.Device) {
+	q := must[*batchlas.Queue](t)(dev.NewQueue())
 	rng := rand.New(rand.NewPCG(1, 2))
 	const rows, cols, count = 5, 3, 4
 	host := make([]T, rows*cols*count)
@@ -247,7 +267,13 @@ func TestCanceledQueue(t *testing.T) {
 // TestConcurrentQueues runs ops from many goroutines on one device, each on
 // its own queue, and compares with one at a time.
 func TestConcurrentQueues(t *testing.T) {
-	dev, q := cpuQueue(t)
+	for _, dev := range testDevices(t) {
+		t.Run(dev.String(), func(t *testing.T) { concurrentQueues(t, dev) })
+	}
+}
+
+func concurrentQueues(t *testing.T, dev *batchlas.Device) {
+	q := must[*batchlas.Queue](t)(dev.NewQueue())
 	const n, count, workers = 12, 16, 8
 	rng := rand.New(rand.NewPCG(3, 4))
 	host := make([]float64, n*n*count)
@@ -335,5 +361,28 @@ func TestCopy(t *testing.T) {
 	}
 	if err := batchlas.Copy(q, src, src); !errors.Is(err, batchlas.ErrArgument) {
 		t.Errorf("Copy onto itself: %v, want ErrArgument", err)
+	}
+}
+
+// TestOutOfMemory asks a GPU for more memory than it has: the error must
+// match ErrOutOfMemory and the device must keep working.
+func TestOutOfMemory(t *testing.T) {
+	dev, err := batchlas.OpenDevice("cuda")
+	if err != nil {
+		t.Skipf("no GPU: %v", err)
+	}
+	const huge = 1 << 20 // 1 Mi matrices of 512×512 float64: 2 TiB
+	if _, err := batchlas.NewBatch[float64](dev, 512, 512, huge); !errors.Is(err, batchlas.ErrOutOfMemory) {
+		t.Fatalf("NewBatch of 2 TiB = %v, want ErrOutOfMemory", err)
+	}
+	q := must[*batchlas.Queue](t)(dev.NewQueue())
+	a := must[*batchlas.Batch[float64]](t)(batchlas.NewBatch[float64](dev, 2, 2, 1))
+	_ = a.Upload(q, []float64{4, 2, 2, 3})
+	if err := batchlas.Potrf(q, batchlas.Lower, a, nil); err != nil {
+		t.Fatal(err)
+	}
+	got := make([]float64, 4)
+	if err := a.Download(q, got); err != nil || q.Wait() != nil || got[0] != 2 {
+		t.Fatalf("after the failed allocation: %v, %v", got, err)
 	}
 }

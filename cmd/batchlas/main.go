@@ -2,6 +2,7 @@
 // ops against other implementations.
 //
 //	batchlas devices
+//	batchlas kernels [-device cuda:N]
 //	batchlas bench OP [flags]
 //	batchlas help [command]
 package main
@@ -31,6 +32,7 @@ func commands() []command {
 	return []command{
 		{"devices", "list the CPU and GPUs, or why a GPU cannot be used", runDevices, devicesUsage},
 		{"bench", "time an op on a batch, side by side with other implementations", runBench, benchUsage},
+		{"kernels", "compile and load the GPU kernels, list registers, local memory and compile time", runKernels, kernelsUsage},
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/batchlas/batchlas/internal/bench"
+	"github.com/batchlas/batchlas/internal/cuda"
 )
 
 func runCLI(args ...string) (code int, stdout, stderr string) {
@@ -128,5 +129,21 @@ func TestBenchOtherTypes(t *testing.T) {
 		if gonumSkip := strings.Contains(stdout, "--- SKIP: BenchmarkGemm/dtype="+dtype); gonumSkip != (dtype != "float64") {
 			t.Errorf("%s: gonum skipped = %v\n%s", dtype, gonumSkip, stdout)
 		}
+	}
+}
+
+// Without a GPU, kernels fails with the reason and exit status 1; on a GPU
+// machine it must list kernels and exit 0.
+func TestKernelsCommand(t *testing.T) {
+	var out, errOut strings.Builder
+	code := run([]string{"kernels"}, &out, &errOut)
+	if _, err := cuda.Devices(); err != nil {
+		if code != exitFailure || !strings.Contains(errOut.String(), "batchlas kernels:") {
+			t.Errorf("kernels without a GPU: exit %d, stderr %q", code, errOut.String())
+		}
+		return
+	}
+	if code != exitOK || !strings.Contains(out.String(), "copy_matrices") {
+		t.Errorf("kernels: exit %d\n%s%s", code, out.String(), errOut.String())
 	}
 }

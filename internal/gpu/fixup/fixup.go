@@ -121,3 +121,13 @@ func NonfiniteInfo[T core.Scalar](s *cuda.Stream, a Layout, n, count int, info c
 	args.Ptr(a.Ptr).Int64(int64(a.LD)).Int64(a.Stride).Int32(int32(n)).Int32(int32(count)).Ptr(info)
 	return cuda.LaunchArgs(s, k, g, [3]uint32{128, 1, 1}, 0, &args)
 }
+
+// Load compiles (or finds in the cache) and loads every fixup kernel into c,
+// for `batchlas kernels` and tests that inspect kernel attributes.
+func Load(c *cuda.Context) ([]*cuda.Kernel, error) {
+	if _, err := kernel(c, 0); err != nil {
+		return nil, err
+	}
+	ks, _ := loaded.Load(c)
+	return ks.([]*cuda.Kernel), nil
+}
