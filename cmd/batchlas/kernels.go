@@ -11,6 +11,7 @@ import (
 
 	"github.com/batchlas/batchlas/internal/cuda"
 	"github.com/batchlas/batchlas/internal/gpu/fixup"
+	"github.com/batchlas/batchlas/internal/gpu/potrf"
 )
 
 func kernelsUsage(w io.Writer) {
@@ -31,6 +32,9 @@ var kernelSources = []struct {
 		return cuda.DefaultJIT().Load(c, cuda.CopySource, cuda.CopyKernelNames()...)
 	}},
 	{"fixup.cu", fixup.Load},
+	{"potrf.cu", func(c *cuda.Context) ([]*cuda.Kernel, error) {
+		return cuda.DefaultJIT().Load(c, potrf.Source, potrf.KernelNames()...)
+	}},
 }
 
 func runKernels(args []string, stdout, stderr io.Writer) int {

@@ -1,0 +1,197 @@
+// potrf.cu: register-resident batched Cholesky for small orders, A = L·Lᴴ
+// (Lower) or A = Uᴴ·U (Upper), in place, with LAPACK's per-matrix info.
+//
+// Shape. One matrix per group of N lanes (N = 4, 8, 16 or 32), 32/N matrices
+// per warp, 128 threads per block. Lane i keeps row i of L in a register
+// array r[0..NC-1], NC = n rounded up to a multiple of 4 (≤ N); for Upper,
+// row i of Uᴴ, which is column i of U read conjugated and written back the
+// same way. Rows n..NC-1 hold the identity and r[k] for k > i starts at
+// zero, so the body needs no tests on the lane or on n: the padding pivots
+// are exactly 1, the padding entries of L exactly 0, and the values computed
+// outside the triangle stay finite and are never stored. Every loop over
+// the row is unrolled, so r is indexed only by constants.
+// Measured basis (kernel-lessons §1): row-per-lane register kernels with
+// identity padding and 32/N matrices per warp ([4090] tiny getrf, [B200]
+// n = 32 Cholesky: 31.7 µs against 113 µs for cuSOLVER's cholesky_ex); a row
+// sized by its own column bucket rather than by N ([4090]: 1.40× float,
+// 2.32× complex float at n = 17).
+//
+// Algorithm: right-looking, column by column. Step j broadcasts the pivot
+// d = A(j,j) with one shuffle; each lane scales its own A(i,j) by s = rsqrt(d)
+// and stores it (column j of L is final: it goes to memory at once), the
+// group publishes the scaled column in a warp-scoped shared buffer, and each
+// lane subtracts L(i,j)·conj(L(k,j)) from its A(i,k), k > j, reading the
+// column as 16-byte vectors; k = j+1 comes first, so the next pivot is ready
+// while the rest of the update runs.
+//  - Shared column instead of shuffles (§11): at n = 32 the 528 shuffles per
+//    thread saturated the MIO pipe; a double-buffered warp-scoped column read
+//    as 16-byte vectors was 17.8 % faster ([B200]), 1.45× for float tiny
+//    getrf ([4090]). Double-buffering by step parity needs one __syncwarp per
+//    step: a buffer is rewritten two steps later, after every lane has passed
+//    the barrier that follows its last read of it.
+//  - The owner scales its element (§9): one multiply, not one per reader.
+//  - rsqrt instead of sqrt and a divide on the critical path (§9: −23.5 % on
+//    the B200 diagonal kernel). rsqrtf errs by at most 2 ulp (about 2.4e-7
+//    relative), far inside ‖A − L·Lᴴ‖₁ ≤ 20·n·eps·‖A‖₁ (2.4e-6·n); double's
+//    rsqrt by 1 ulp. L(j,j) = d·rsqrt(d), except that d = +Inf gives +Inf, as
+//    sqrt would (LAPACK's answer), not Inf·0 = NaN.
+//
+// Failure. info = j+1 for the first pivot that is not > 0 (≤ 0 or NaN); from
+// then on the scale is 0, so the failed matrix stops changing (and one of
+// finite values stays finite). Columns 0..j-1 of L (rows of U) are in memory
+// and A(j,j) receives the failing pivot, as LAPACK's potf2 leaves them;
+// nothing else of the triangle is written. A failing group keeps executing
+// the same instructions as its neighbours (the shuffle and the barrier are
+// warp-wide), so it cannot hang or disturb them.
+//
+// The strict other triangle, the rows beyond n and the gaps between matrices
+// are never read or written.
+
+struct alignas(8) cfloat {
+    float re, im;
+};
+struct alignas(16) cdouble {
+    double re, im;
+};
+
+template <typename T> struct real_of;
+template <> struct real_of<float> { using type = float; };
+template <> struct real_of<double> { using type = double; };
+template <> struct real_of<cfloat> { using type = float; };
+template <> struct real_of<cdouble> { using type = double; };
+
+__device__ __forceinline__ float re(float x) { return x; }
+__device__ __forceinline__ double re(double x) { return x; }
+__device__ __forceinline__ float re(cfloat x) { return x.re; }
+__device__ __forceinline__ double re(cdouble x) { return x.re; }
+
+template <typename T> __device__ __forceinline__ T from_real(typename real_of<T>::type x);
+template <> __device__ __forceinline__ float from_real<float>(float x) { return x; }
+template <> __device__ __forceinline__ double from_real<double>(double x) { return x; }
+template <> __device__ __forceinline__ cfloat from_real<cfloat>(float x) { return cfloat{x, 0.0f}; }
+template <> __device__ __forceinline__ cdouble from_real<cdouble>(double x) { return cdouble{x, 0.0}; }
+
+__device__ __forceinline__ float conj_(float x) { return x; }
+__device__ __forceinline__ double conj_(double x) { return x; }
+__device__ __forceinline__ cfloat conj_(cfloat x) { return cfloat{x.re, -x.im}; }
+__device__ __forceinline__ cdouble conj_(cdouble x) { return cdouble{x.re, -x.im}; }
+
+__device__ __forceinline__ float scale(float x, float s) { return x * s; }
+__device__ __forceinline__ double scale(double x, double s) { return x * s; }
+__device__ __forceinline__ cfloat scale(cfloat x, float s) { return cfloat{x.re * s, x.im * s}; }
+__device__ __forceinline__ cdouble scale(cdouble x, double s) { return cdouble{x.re * s, x.im * s}; }
+
+// x − l·conj(b), with explicit fused multiply-adds so the rounding is fixed.
+__device__ __forceinline__ float sub_mul_conj(float x, float l, float b) { return fmaf(-l, b, x); }
+__device__ __forceinline__ double sub_mul_conj(double x, double l, double b) { return fma(-l, b, x); }
+__device__ __forceinline__ cfloat sub_mul_conj(cfloat x, cfloat l, cfloat b) {
+    // l·conj(b) = (l.re·b.re + l.im·b.im) + i(l.im·b.re − l.re·b.im)
+    return cfloat{fmaf(-l.im, b.im, fmaf(-l.re, b.re, x.re)), fmaf(l.re, b.im, fmaf(-l.im, b.re, x.im))};
+}
+__device__ __forceinline__ cdouble sub_mul_conj(cdouble x, cdouble l, cdouble b) {
+    return cdouble{fma(-l.im, b.im, fma(-l.re, b.re, x.re)), fma(l.re, b.im, fma(-l.im, b.re, x.im))};
+}
+
+__device__ __forceinline__ float rsqrt_(float x) { return rsqrtf(x); }
+__device__ __forceinline__ double rsqrt_(double x) { return rsqrt(x); }
+
+// Sixteen bytes of the shared column, loaded as one vector.
+template <typename T> struct alignas(16) pack {
+    T v[16 / sizeof(T)];
+};
+
+// Threads per block; the Go launcher uses the same value. The kernel has no
+// __launch_bounds__: with it (maxntid 128) NVRTC 11.8's ptxas chose to spill
+// 8 to 64 bytes in 7 of the 64 instantiations at 48 to 96 registers, far
+// below its limit; without it none spills (kernel-lessons §7: read the
+// registers and local bytes of every variant).
+enum { kThreads = 128 };
+
+// x itself, hidden from the optimiser. The store addresses are built from
+// an opaque copy of the row offset: otherwise the compiler reuses the NC
+// 64-bit element addresses of the loads for the stores and keeps them live
+// through the whole factorization (NVRTC 11.8, NC = 32, Lower: float 154
+// instead of 94 registers, double 170 instead of 106).
+__device__ __forceinline__ long long opaque(long long x) {
+    asm volatile("" : "+l"(x));
+    return x;
+}
+
+// N: lanes per matrix (4, 8, 16 or 32); NC: columns held, a multiple of 4
+// with n ≤ NC ≤ N; UPPER: the triangle that holds A.
+template <typename T, int N, int NC, bool UPPER>
+__global__ void potrf_reg(T* __restrict__ a, long long lda, long long stride, int n, int count, int* __restrict__ info) {
+    static_assert(N >= 4 && N <= 32 && (N & (N - 1)) == 0, "N is 4, 8, 16 or 32");
+    static_assert(NC >= 4 && NC <= N && NC % 4 == 0, "NC is a multiple of 4, at most N");
+    using R = typename real_of<T>::type;
+    constexpr int V = 16 / (int)sizeof(T); // elements per 16-byte vector: 4, 2 or 1
+    static_assert(NC % V == 0 && N % V == 0, "a group's column is whole vectors");
+
+    // Two columns per lane slot, alternated by step parity; a group uses N
+    // consecutive slots, so its column starts 16-byte aligned.
+    __shared__ pack<T> column[2][kThreads / V];
+
+    const int lane = threadIdx.x % N; // the row this thread holds
+    const int group = threadIdx.x / N;
+    const long long m = (long long)blockIdx.x * (kThreads / N) + group;
+    const bool active = m < count;        // the last block may hold fewer matrices
+    const bool mine = active && lane < n; // a real row of a real matrix
+
+    // Element (lane, c) of the row: A(lane, c) for Lower, U(c, lane) for Upper.
+    const long long base = m * stride + (UPPER ? (long long)lane * lda : (long long)lane);
+    const long long step = UPPER ? 1 : lda;
+
+    T r[NC];
+#pragma unroll
+    for (int c = 0; c < NC; ++c) {
+        T v = from_real<T>(c == lane ? R(1) : R(0));
+        if (mine && c <= lane) {
+            const T x = a[base + c * step];
+            v = c == lane ? from_real<T>(re(x)) : (UPPER ? conj_(x) : x);
+        }
+        r[c] = v;
+    }
+
+    T* const out = a + opaque(base);
+    T* const col0 = reinterpret_cast<T*>(&column[0][0]) + group * N;
+    T* const col1 = reinterpret_cast<T*>(&column[1][0]) + group * N;
+    int fail = 0; // j+1 of the first pivot that is not > 0
+
+#pragma unroll
+    for (int j = 0; j < NC; ++j) {
+        // Columns n..NC-1 are identity padding (pivot exactly 1, L(i,j)
+        // exactly 0), so no test on n is needed; breaking on n inside these
+        // loops cost up to 30 registers (float, NC = 32).
+        const R d = __shfl_sync(0xffffffffu, re(r[j]), j, N);
+        if (!(d > R(0)) && fail == 0) fail = j + 1; // NaN fails too
+        const R s = fail == 0 ? rsqrt_(d) : R(0);
+        const R diag = isinf(d) ? d : d * s;
+        const T l = lane == j ? from_real<T>(diag) : scale(r[j], s);
+        r[j] = l;
+
+        if (mine && lane >= j) {
+            if (fail == 0) {
+                out[j * step] = UPPER ? conj_(l) : l;
+            } else if (fail == j + 1 && lane == j) {
+                out[j * step] = from_real<T>(d); // the failing pivot, as potf2 leaves it
+            }
+        }
+
+        T* const col = (j & 1) ? col1 : col0;
+        col[lane] = l;
+        __syncwarp();
+
+#pragma unroll
+        for (int kb = 0; kb < NC; kb += V) {
+            if (kb + V <= j + 1) continue; // constant once j is
+            const pack<T> p = *reinterpret_cast<const pack<T>*>(col + kb);
+#pragma unroll
+            for (int e = 0; e < V; ++e) {
+                const int k = kb + e;
+                if (k > j) r[k] = sub_mul_conj(r[k], l, p.v[e]);
+            }
+        }
+    }
+
+    if (active && lane == 0) info[m] = fail;
+}

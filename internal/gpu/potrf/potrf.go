@@ -1,0 +1,194 @@
+// Package potrf holds the native GPU Cholesky factorizations. This file is
+// the register-resident tier for small orders (n ≤ MaxN): one matrix per
+// group of 4 to 32 lanes, each lane holding one row in registers (potrf.cu
+// says how and why).
+package potrf
+
+import (
+	_ "embed"
+	"fmt"
+	"math"
+	"sync"
+
+	"github.com/batchlas/batchlas/internal/core"
+	"github.com/batchlas/batchlas/internal/cuda"
+)
+
+//go:embed potrf.cu
+var code string
+
+// Source is the embedded potrf.cu.
+var Source = cuda.Source{Name: "potrf.cu", Code: code}
+
+// MaxN is the largest order the register-resident kernel factors, for every
+// type. Complex double at n = 32 holds 32 complex values per lane (128
+// registers for the row) and still compiles without local memory: 178–180
+// registers, 0 B stack with NVRTC 11.8 for sm_90 (2 blocks of 128 threads
+// per SM; complex need only be correct and not slower than the vendor).
+// TestKernelResources checks this on the toolchain in use.
+const MaxN = 32
+
+// threadsPerBlock is kThreads of potrf.cu: four warps, 128/N matrices per
+// block. [B200] n = 32 Cholesky: 4 matrices per block beat 8 (31.7 vs
+// 32.8 µs, kernel-lessons §11); [4090] tiny getrf: 64 or 128 threads within
+// 2 % (§6).
+const threadsPerBlock = 128
+
+// shape is the instantiation that factors order n: NC columns held per lane
+// (n rounded up to a multiple of 4) and N lanes per matrix (the power of two
+// ≥ NC). Sizing the row by its own column bucket rather than by N keeps
+// n = 17 from doing the work of n = 32 ([4090] column bucket, §1: 1.40× for
+// float, 2.32× for complex float at n = 17).
+func shape(n int) (lanes, cols int) {
+	cols = max(4, (n+3)/4*4)
+	lanes = 4
+	for lanes < cols {
+		lanes *= 2
+	}
+	return lanes, cols
+}
+
+// typeName is the kernel's spelling of each element type.
+var typeName = [...]string{
+	cuda.Float32:    "float",
+	cuda.Float64:    "double",
+	cuda.Complex64:  "cfloat",
+	cuda.Complex128: "cdouble",
+}
+
+// kernelNames are the name expressions of the instantiation for order n:
+// Lower, then Upper.
+func kernelNames(dt cuda.DType, n int) []string {
+	lanes, cols := shape(n)
+	name := func(upper bool) string {
+		return fmt.Sprintf("potrf_reg<%s, %d, %d, %v>", typeName[dt], lanes, cols, upper)
+	}
+	return []string{name(false), name(true)}
+}
+
+// KernelNames lists every name expression of potrf.cu, for a registry or a
+// compile check.
+func KernelNames() []string {
+	var names []string
+	for dt := cuda.Float32; dt <= cuda.Complex128; dt++ {
+		for cols := 4; cols <= MaxN; cols += 4 {
+			names = append(names, kernelNames(dt, cols)...)
+		}
+	}
+	return names
+}
+
+type kernelKey struct {
+	ctx  *cuda.Context
+	dt   cuda.DType
+	cols int
+}
+
+// loaded caches, per context, type and column bucket, the Lower and Upper
+// kernels; each bucket is compiled on its first use.
+var loaded sync.Map // kernelKey → []*cuda.Kernel
+
+func kernels(c *cuda.Context, dt cuda.DType, n int) ([]*cuda.Kernel, error) {
+	_, cols := shape(n)
+	key := kernelKey{c, dt, cols}
+	if ks, ok := loaded.Load(key); ok {
+		return ks.([]*cuda.Kernel), nil
+	}
+	// JIT.Load makes concurrent first calls wait for one compilation.
+	ks, err := cuda.DefaultJIT().Load(c, Source, kernelNames(dt, n)...)
+	if err != nil {
+		return nil, fmt.Errorf("potrf: %w", err)
+	}
+	loaded.Store(key, ks)
+	return ks, nil
+}
+
+// CanRun reports whether the register-resident kernel factors matrices of
+// order n and type dtype: nil, or an error wrapping core.ErrUnsupported
+// (n > MaxN) or core.ErrShape / core.ErrArgument.
+func CanRun(dtype cuda.DType, n int) error {
+	switch {
+	case dtype < cuda.Float32 || dtype > cuda.Complex128:
+		return fmt.Errorf("%w: potrf: element type %v", core.ErrArgument, dtype)
+	case n < 0:
+		return fmt.Errorf("%w: potrf: n = %d must not be negative", core.ErrShape, n)
+	case n > MaxN:
+		return fmt.Errorf("%w: potrf: the register-resident kernel factors n ≤ %d, not %d", core.ErrUnsupported, MaxN, n)
+	}
+	return nil
+}
+
+// check validates Potrf's arguments; size is the element size in bytes.
+func check(dt cuda.DType, uplo core.Uplo, n int, a cuda.DevicePtr, lda int, stride int64, count int, info cuda.DevicePtr) error {
+	if err := CanRun(dt, n); err != nil {
+		return err
+	}
+	size := uintptr(dt.Size())
+	switch {
+	case !uplo.Valid():
+		return fmt.Errorf("%w: potrf: uplo %v", core.ErrArgument, uplo)
+	case count < 0 || count > math.MaxInt32:
+		return fmt.Errorf("%w: potrf: count = %d must be in [0, 2^31)", core.ErrShape, count)
+	case lda < max(1, n):
+		return fmt.Errorf("%w: potrf: lda = %d, must be at least max(1, n) = %d", core.ErrShape, lda, max(1, n))
+	case count > 1 && stride < int64(lda)*int64(n):
+		return fmt.Errorf("%w: potrf: stride = %d, must be at least lda·n = %d", core.ErrShape, stride, int64(lda)*int64(n))
+	case count > 0 && info == 0:
+		return fmt.Errorf("%w: potrf: info is a null pointer", core.ErrArgument)
+	case uintptr(info)%4 != 0:
+		return fmt.Errorf("%w: potrf: info = %#x is not 4-byte aligned", core.ErrArgument, uintptr(info))
+	}
+	if n == 0 || count == 0 {
+		return nil
+	}
+	switch {
+	case a == 0:
+		return fmt.Errorf("%w: potrf: a is a null pointer", core.ErrArgument)
+	case uintptr(a)%size != 0:
+		// The kernel loads whole elements; complex128 as one 16-byte access.
+		return fmt.Errorf("%w: potrf: a = %#x is not aligned to its %d-byte elements", core.ErrArgument, uintptr(a), size)
+	}
+	return nil
+}
+
+// Potrf queues on s the Cholesky factorization of count Hermitian positive
+// definite n×n matrices, A = L·Lᴴ (uplo Lower) or A = Uᴴ·U (Upper), with the
+// register-resident kernel. Matrix m starts at element m·stride of a and is
+// column-major with leading dimension lda; only its uplo triangle is read,
+// and the factor overwrites it. The imaginary parts of the diagonal are not
+// read. info is a device int32[count]: 0, or k > 0 when the leading minor of
+// order k is not positive definite (its pivot is ≤ 0 or NaN); matrix m then
+// holds, as LAPACK's potf2 leaves it, the first k−1 columns of L (rows of U)
+// and the failing pivot at (k−1, k−1), the rest of its triangle as it was.
+// No matrix affects another.
+// Argument errors return before anything is queued; n > MaxN is an error
+// wrapping core.ErrUnsupported.
+func Potrf[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n int, a cuda.DevicePtr, lda int, stride int64, count int, info cuda.DevicePtr) error {
+	dt := cuda.DTypeOf[T]()
+	if s == nil {
+		return fmt.Errorf("%w: potrf: nil stream", core.ErrArgument)
+	}
+	if err := check(dt, uplo, n, a, lda, stride, count, info); err != nil {
+		return err
+	}
+	if count == 0 {
+		return nil
+	}
+	if n == 0 {
+		return cuda.MemsetD32(s, info, 0, int64(count))
+	}
+	ks, err := kernels(s.Context(), dt, n)
+	if err != nil {
+		return err
+	}
+	k := ks[0]
+	if uplo == core.Upper {
+		k = ks[1]
+	}
+	lanes, _ := shape(n)
+	perBlock := threadsPerBlock / lanes
+	blocks := (count + perBlock - 1) / perBlock
+	var args cuda.Args
+	args.Ptr(a).Int64(int64(lda)).Int64(stride).Int32(int32(n)).Int32(int32(count)).Ptr(info)
+	return cuda.LaunchArgs(s, k, [3]uint32{uint32(blocks), 1, 1}, [3]uint32{threadsPerBlock, 1, 1}, 0, &args)
+}

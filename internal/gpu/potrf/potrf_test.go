@@ -1,0 +1,749 @@
+package potrf
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math"
+	"math/cmplx"
+	"math/rand/v2"
+	"slices"
+	"sort"
+	"sync"
+	"testing"
+	"unsafe"
+
+	"github.com/batchlas/batchlas/internal/conformance"
+	"github.com/batchlas/batchlas/internal/core"
+	"github.com/batchlas/batchlas/internal/cuda"
+	"github.com/batchlas/batchlas/internal/oracle"
+)
+
+// ---- tests that need no GPU ----
+
+func TestShape(t *testing.T) {
+	for n, want := range map[int][2]int{
+		1: {4, 4}, 4: {4, 4}, 5: {8, 8}, 8: {8, 8}, 9: {16, 12}, 13: {16, 16},
+		16: {16, 16}, 17: {32, 20}, 24: {32, 24}, 25: {32, 28}, 31: {32, 32}, 32: {32, 32},
+	} {
+		if lanes, cols := shape(n); lanes != want[0] || cols != want[1] {
+			t.Errorf("shape(%d) = %d lanes, %d columns; want %v", n, lanes, cols, want)
+		}
+	}
+	for n := 1; n <= MaxN; n++ {
+		lanes, cols := shape(n)
+		if cols < n || cols > lanes || cols%4 != 0 || threadsPerBlock%lanes != 0 {
+			t.Errorf("shape(%d) = %d lanes, %d columns", n, lanes, cols)
+		}
+	}
+	if got := kernelNames(cuda.Complex64, 17); !slices.Equal(got, []string{"potrf_reg<cfloat, 32, 20, false>", "potrf_reg<cfloat, 32, 20, true>"}) {
+		t.Errorf("kernelNames = %q", got)
+	}
+	if got := len(KernelNames()); got != 4*8*2 {
+		t.Errorf("%d kernel names, want 64", got)
+	}
+}
+
+func TestArguments(t *testing.T) {
+	const a, info = cuda.DevicePtr(1 << 20), cuda.DevicePtr(1 << 24)
+	if err := check(cuda.Float64, core.Lower, 8, a, 9, 80, 5, info); err != nil {
+		t.Fatalf("valid call refused: %v", err)
+	}
+	for name, tc := range map[string]struct {
+		dt            cuda.DType
+		uplo          core.Uplo
+		n, lda, count int
+		stride        int64
+		a, info       cuda.DevicePtr
+		want          error
+	}{
+		"n > MaxN":        {cuda.Float32, core.Lower, 33, 33, 2, 33 * 33, a, info, core.ErrUnsupported},
+		"negative n":      {cuda.Float32, core.Lower, -1, 1, 2, 1, a, info, core.ErrShape},
+		"bad dtype":       {cuda.DType(7), core.Lower, 4, 4, 2, 16, a, info, core.ErrArgument},
+		"bad uplo":        {cuda.Float32, core.Uplo(9), 4, 4, 2, 16, a, info, core.ErrArgument},
+		"lda < n":         {cuda.Float32, core.Lower, 4, 3, 2, 16, a, info, core.ErrShape},
+		"stride < lda·n":  {cuda.Float32, core.Upper, 4, 5, 2, 19, a, info, core.ErrShape},
+		"negative count":  {cuda.Float32, core.Lower, 4, 4, -1, 16, a, info, core.ErrShape},
+		"null a":          {cuda.Float32, core.Lower, 4, 4, 2, 16, 0, info, core.ErrArgument},
+		"null info":       {cuda.Float32, core.Lower, 4, 4, 2, 16, a, 0, core.ErrArgument},
+		"misaligned a":    {cuda.Complex128, core.Lower, 4, 4, 2, 16, a + 8, info, core.ErrArgument},
+		"misaligned info": {cuda.Float32, core.Lower, 4, 4, 2, 16, a, info + 2, core.ErrArgument},
+	} {
+		if err := check(tc.dt, tc.uplo, tc.n, tc.a, tc.lda, tc.stride, tc.count, tc.info); !errors.Is(err, tc.want) {
+			t.Errorf("%s: %v, want %v", name, err, tc.want)
+		}
+	}
+	// Empty work needs no matrix pointer; a batch of one any stride.
+	for _, err := range []error{
+		check(cuda.Float32, core.Lower, 0, 0, 1, 0, 3, info),
+		check(cuda.Float32, core.Lower, 4, 0, 4, 0, 0, 0),
+		check(cuda.Float32, core.Upper, 4, a, 4, 0, 1, info),
+	} {
+		if err != nil {
+			t.Errorf("empty or single work refused: %v", err)
+		}
+	}
+	if err := Potrf[float32](nil, core.Lower, 4, a, 4, 16, 1, info); !errors.Is(err, core.ErrArgument) {
+		t.Errorf("nil stream: %v", err)
+	}
+	if err := CanRun(cuda.Complex128, MaxN); err != nil {
+		t.Errorf("CanRun(complex128, MaxN) = %v", err)
+	}
+}
+
+// ---- helpers for the GPU tests ----
+
+// gpu returns a stream on the first GPU, destroyed at the end of the test,
+// or skips the test with the reason there is none.
+func gpu(t testing.TB) *cuda.Stream {
+	t.Helper()
+	devs, err := cuda.Devices()
+	if err != nil {
+		t.Skipf("no CUDA device: %v", err)
+	}
+	if _, _, err := cuda.NVRTCVersion(); err != nil {
+		t.Skipf("no NVRTC: %v", err)
+	}
+	c, err := devs[0].Context()
+	if err != nil {
+		t.Fatalf("primary context of %s: %v", devs[0], err)
+	}
+	s, err := c.NewStream()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := s.Destroy(); err != nil {
+			t.Error(err)
+		}
+	})
+	return s
+}
+
+// upload copies host to a new device block, freed (after s has drained) at
+// the end of the test.
+func upload[E any](t testing.TB, s *cuda.Stream, host []E) cuda.DevicePtr {
+	t.Helper()
+	var z E
+	c := s.Context()
+	p, err := c.Alloc(max(int64(len(host))*int64(unsafe.Sizeof(z)), 256))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		s.Synchronize()
+		c.Free(p)
+	})
+	if err := cuda.Upload(s, p, host); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func download[E any](t testing.TB, s *cuda.Stream, p cuda.DevicePtr, n int) []E {
+	t.Helper()
+	out := make([]E, n)
+	if err := cuda.Download(s, out, p); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func asBytes[E any](s []E) []byte {
+	if len(s) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(&s[0])), len(s)*int(unsafe.Sizeof(s[0])))
+}
+
+// machineEps is the machine epsilon of T's precision (2⁻²³ or 2⁻⁵²), the
+// eps of the bound ‖A − L·Lᴴ‖₁ ≤ 20·n·eps·‖A‖₁.
+func machineEps[T core.Scalar]() float64 { return 2 * core.Eps[T]() }
+
+// residual1 is ‖A − L·Lᴴ‖₁ / (n·eps·‖A‖₁), A the Hermitian matrix in the uplo
+// triangle of in and L the factor in the uplo triangle of out.
+func residual1(in, out *oracle.Mat, uplo core.Uplo, eps float64) float64 {
+	a := oracle.Hermitian(in, uplo)
+	l := oracle.Factor(out, uplo)
+	if uplo == core.Upper {
+		l = oracle.Op(l, core.ConjTrans)
+	}
+	e := oracle.Add(1, a, -1, oracle.Mul(l, oracle.Op(l, core.ConjTrans)))
+	return oracle.Norm1(e) / (float64(max(1, a.Rows)) * eps * oracle.Norm1(a))
+}
+
+// scaled returns D·A·Dᴴ for a random diagonal D of moduli in [0.5, 2) (and
+// random phases for complex data): Hermitian positive definite when A is,
+// and a distinct matrix for each call at the cost of n² operations.
+func scaled(a *oracle.Mat, rng *rand.Rand, cplx bool) *oracle.Mat {
+	n := a.Rows
+	d := make([]complex128, n)
+	for i := range d {
+		d[i] = complex(0.5+1.5*rng.Float64(), 0)
+		if cplx {
+			d[i] *= cmplx.Rect(1, 2*math.Pi*rng.Float64())
+		}
+	}
+	r := oracle.New(n, n)
+	for j := range n {
+		for i := range n {
+			v := d[i] * a.At(i, j) * cmplx.Conj(d[j])
+			if i == j {
+				v = complex(real(v), 0)
+			}
+			r.Set(i, j, v)
+		}
+	}
+	return r
+}
+
+// item is one matrix of a test batch and the info its construction promises.
+type item struct {
+	kind string
+	info int
+}
+
+// mixedBatch makes count Hermitian matrices of order n in a poisoned strided
+// batch (lda > n, a gap between matrices), only the uplo triangle stored:
+// mostly random positive definite ones, and ill-conditioned, not positive
+// definite (info = k) and NaN items (on and off the diagonal) spread over it.
+// Complex diagonals get a non-zero imaginary part, which Potrf must ignore.
+func mixedBatch[T core.Scalar](n, count int, uplo core.Uplo, seed uint64) (core.Strided[T], []item) {
+	lda := n + 1 + n%3
+	a := oracle.NewStridedLayout[T](n, n, count, lda, lda*n+3+n%5)
+	cplx := core.IsComplex[T]()
+	gen := oracle.GenFor[T](seed)
+	rng := rand.New(rand.NewPCG(seed, 77))
+	ill := 1e6
+	if core.Eps[T]() > 1e-10 {
+		ill = 1e3
+	}
+	var pool []*oracle.Mat
+	for range 6 {
+		pool = append(pool, gen.SPD(n, 100))
+	}
+	illPool := []*oracle.Mat{gen.SPD(n, ill), gen.SPD(n, ill)}
+	items := make([]item, count)
+	for b := range count {
+		m := scaled(pool[b%len(pool)], rng, cplx)
+		it := item{kind: "spd"}
+		r := b / 10
+		switch b % 10 {
+		case 6:
+			m, it = scaled(illPool[r%2], rng, cplx), item{kind: "illcond"}
+		case 7:
+			k := 1 + r%n
+			m, it = oracle.NotSPDFrom(m, k), item{"notspd", k}
+		case 8:
+			j := r % n
+			oracle.PlantNaN(m, j, j)
+			it = item{"nan", j + 1}
+		case 9:
+			if n == 1 {
+				oracle.PlantNaN(m, 0, 0)
+				it = item{"nan", 1}
+				break
+			}
+			// A NaN in row i, column j < i of L spoils pivot i first.
+			i := 1 + r%(n-1)
+			j := r % i
+			oracle.PlantNaN(m, i, j)
+			oracle.PlantNaN(m, j, i)
+			it = item{"nan:offdiag", i + 1}
+		}
+		if cplx {
+			for i := range n {
+				m.Set(i, i, complex(real(m.At(i, i)), 0.25))
+			}
+		}
+		oracle.Store(a, b, m)
+		oracle.PoisonTriangle(a, b, uplo, false)
+		items[b] = it
+	}
+	return a, items
+}
+
+// ---- tests that need a GPU ----
+
+// TestPotrf factors, for every type, both triangles and n = 1…32, a batch
+// of 1000 mixed matrices in a poisoned strided layout and checks: info equal
+// to the float64/complex128 reference's for every matrix (the promised k for
+// the non-SPD and NaN items); ‖A − L·Lᴴ‖₁ ≤ 20·n·eps·‖A‖₁ and a real
+// positive diagonal for the good ones; for the failing ones the leading
+// block factored, the failing pivot not positive and the rest untouched;
+// nothing outside the triangles written; and the whole batch, padding and
+// all, bit-identical to each matrix factored alone (count = 1).
+func TestPotrf(t *testing.T) {
+	s := gpu(t)
+	t.Run("float32", func(t *testing.T) { testPotrf[float32](t, s) })
+	t.Run("float64", func(t *testing.T) { testPotrf[float64](t, s) })
+	t.Run("complex64", func(t *testing.T) { testPotrf[complex64](t, s) })
+	t.Run("complex128", func(t *testing.T) { testPotrf[complex128](t, s) })
+}
+
+func testPotrf[T core.Scalar](t *testing.T, s *cuda.Stream) {
+	const count = 1000
+	for _, uplo := range []core.Uplo{core.Lower, core.Upper} {
+		worst, worstN := 0.0, 0
+		for n := 1; n <= MaxN; n++ {
+			// A subtest per case, so its device buffers are freed at its end.
+			t.Run(fmt.Sprintf("%v/n=%d", uplo, n), func(t *testing.T) {
+				if r := potrfCase[T](t, s, uplo, n, count, uint64(1000*n)+uint64(uplo)); r > worst {
+					worst, worstN = r, n
+				}
+			})
+		}
+		t.Logf("%s %v: worst ‖A − L·Lᴴ‖₁/(n·eps·‖A‖₁) = %.3f (n = %d; bound 20)", core.TypeName[T](), uplo, worst, worstN)
+	}
+}
+
+// potrfCase runs one case and returns its worst residual ratio.
+func potrfCase[T core.Scalar](t *testing.T, s *cuda.Stream, uplo core.Uplo, n, count int, seed uint64) float64 {
+	t.Helper()
+	name := fmt.Sprintf("%s/%v/n=%d", core.TypeName[T](), uplo, n)
+	in, items := mixedBatch[T](n, count, uplo, seed)
+	size := int64(unsafe.Sizeof(in.Data[0]))
+	sentinel := slices.Repeat([]int32{-7}, count)
+
+	batched, alone := upload(t, s, in.Data), upload(t, s, in.Data)
+	infoB, infoA := upload(t, s, sentinel), upload(t, s, sentinel)
+	if err := Potrf[T](s, uplo, n, batched, in.LD, int64(in.Stride), count, infoB); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	for b := range count {
+		p := alone + cuda.DevicePtr(int64(b)*int64(in.Stride)*size)
+		if err := Potrf[T](s, uplo, n, p, in.LD, int64(in.Stride), 1, infoA+cuda.DevicePtr(4*b)); err != nil {
+			t.Fatalf("%s: item %d alone: %v", name, b, err)
+		}
+	}
+	out := in
+	out.Data = download[T](t, s, batched, len(in.Data))
+	one := download[T](t, s, alone, len(in.Data))
+	info, infoOne := download[int32](t, s, infoB, count), download[int32](t, s, infoA, count)
+
+	if !bytes.Equal(asBytes(out.Data), asBytes(one)) || !slices.Equal(info, infoOne) {
+		for x := range out.Data {
+			if !oracle.SameBits(out.Data[x], one[x]) {
+				t.Errorf("%s: element %d (matrix %d) is %v in the batch, %v factored alone", name, x, x/in.Stride, out.Data[x], one[x])
+				break
+			}
+		}
+		for b := range info {
+			if info[b] != infoOne[b] {
+				t.Errorf("%s: item %d: info %d in the batch, %d alone", name, b, info[b], infoOne[b])
+				break
+			}
+		}
+	}
+
+	return checkFactors(func(format string, args ...any) { t.Errorf(name+": "+format, args...) }, uplo, in, items, out, info)
+}
+
+// checkFactors checks the factored batch out and its info against the input
+// in: info equal to the reference's; for good matrices a real positive
+// diagonal and ‖A − L·Lᴴ‖₁ ≤ 20·n·eps·‖A‖₁; for failing ones a pivot that
+// is not positive, the leading block factored and the rest of the triangle
+// as it was; outside the triangles nothing changed. It reports through
+// errorf (at most 5 reports) and returns the worst residual ratio.
+func checkFactors[T core.Scalar](errorf func(string, ...any), uplo core.Uplo, in core.Strided[T], items []item, out core.Strided[T], info []int32) float64 {
+	n := in.Rows
+	eps := machineEps[T]()
+	worst := 0.0
+	errs := 0
+	fail := func(format string, args ...any) {
+		if errs++; errs <= 5 {
+			errorf(format, args...)
+		}
+	}
+	for b, it := range items {
+		ab, fb := oracle.Load(in, b), oracle.Load(out, b)
+		_, want := oracle.Potrf(uplo, ab)
+		if it.kind != "spd" && it.kind != "illcond" && want != it.info {
+			fail("item %d (%s): the reference says info %d, the construction %d", b, it.kind, want, it.info)
+			continue
+		}
+		if int(info[b]) != want {
+			fail("item %d (%s): info %d, want %d", b, it.kind, info[b], want)
+			continue
+		}
+		// Outside the stored triangle nothing changes (padding, gaps, the
+		// other triangle); inside, a failing matrix changes only its first
+		// k−1 columns of L (rows of U) and the pivot.
+		base := b * in.Stride
+		for x := base; x < base+in.Stride && x < len(in.Data); x++ {
+			i, j := (x-base)%in.LD, (x-base)/in.LD
+			inside := i < n && j < n && (uplo == core.Lower && i >= j || uplo == core.Upper && i <= j)
+			if want != 0 && inside {
+				line := j // column of L
+				if uplo == core.Upper {
+					line = i // row of U
+				}
+				inside = line < want-1 || i == want-1 && j == want-1
+			}
+			if !inside && !oracle.SameBits(in.Data[x], out.Data[x]) {
+				fail("item %d (%s, info %d): element (%d,%d) of its stride changed from %v to %v", b, it.kind, want, i, j, in.Data[x], out.Data[x])
+				break
+			}
+		}
+		if want != 0 {
+			if p := fb.At(want-1, want-1); real(p) > 0 {
+				fail("item %d (%s): info %d but the stored pivot is %v", b, it.kind, want, p)
+			}
+			if k := want - 1; k > 0 {
+				if r := residual1(ab.Sub(0, 0, k, k), fb.Sub(0, 0, k, k), uplo, eps); !(r <= 20) {
+					fail("item %d (%s): the factored leading %d×%d block has residual %.3g n·eps·‖A‖₁", b, it.kind, k, k, r)
+				}
+			}
+			continue
+		}
+		for j := range n {
+			if d := fb.At(j, j); !(real(d) > 0) || imag(d) != 0 {
+				fail("item %d (%s): diagonal %d of the factor is %v", b, it.kind, j, d)
+			}
+		}
+		r := residual1(ab, fb, uplo, eps)
+		if !(r <= 20) {
+			fail("item %d (%s): ‖A − L·Lᴴ‖₁ = %.3g·n·eps·‖A‖₁, bound 20", b, it.kind, r)
+		}
+		worst = max(worst, r)
+	}
+	return worst
+}
+
+// referencePotrf is what the kernel computes, on the host: LAPACK potf2 in
+// complex128, Upper by way of Lower on Aᴴ, so that a failure leaves the
+// first k−1 rows of U, as the kernel and LAPACK's upper potf2 do.
+func referencePotrf[T core.Scalar](uplo core.Uplo, in core.Strided[T]) (core.Strided[T], []int32) {
+	out := oracle.Clone(in)
+	info := make([]int32, in.Count)
+	for b := range in.Count {
+		a := oracle.Load(in, b)
+		if uplo == core.Upper {
+			a = oracle.Op(a, core.ConjTrans)
+		}
+		f, k := oracle.Potrf(core.Lower, a)
+		if uplo == core.Upper {
+			f = oracle.Op(f, core.ConjTrans)
+		}
+		oracle.Store(out, b, f)
+		info[b] = int32(k)
+	}
+	return out, info
+}
+
+// TestChecks runs checkFactors on the host reference's results, which must
+// pass, and on planted breaks, each of which must be reported: the checks
+// of TestPotrf seen red without a GPU.
+func TestChecks(t *testing.T) {
+	t.Run("float32", func(t *testing.T) { testChecks[float32](t) })
+	t.Run("complex64", func(t *testing.T) { testChecks[complex64](t) })
+	t.Run("complex128", func(t *testing.T) { testChecks[complex128](t) })
+}
+
+func testChecks[T core.Scalar](t *testing.T) {
+	for _, uplo := range []core.Uplo{core.Lower, core.Upper} {
+		for _, n := range []int{1, 2, 5, 17, 32} {
+			const count = 60
+			name := fmt.Sprintf("%v/n=%d", uplo, n)
+			in, items := mixedBatch[T](n, count, uplo, uint64(n))
+			out, info := referencePotrf(uplo, in)
+			var got []string
+			report := func(format string, args ...any) { got = append(got, fmt.Sprintf(format, args...)) }
+			worst := checkFactors(report, uplo, in, items, out, info)
+			if len(got) > 0 || !(worst < 5) {
+				t.Fatalf("%s: the reference fails the checks (worst residual %.3g): %q", name, worst, got)
+			}
+			good := slices.IndexFunc(items, func(it item) bool { return it.kind == "spd" })
+			bad := slices.IndexFunc(items, func(it item) bool { return it.kind == "notspd" && it.info < n })
+			plants := map[string]func(o core.Strided[T], info []int32){
+				"info off by one": func(_ core.Strided[T], info []int32) { info[bad]++ },
+				"info lost":       func(_ core.Strided[T], info []int32) { info[bad] = 0 },
+				"padding written": func(o core.Strided[T], _ []int32) { o.Data[good*o.Stride+n] = 0 },
+				"gap written":     func(o core.Strided[T], _ []int32) { o.Data[good*o.Stride+o.LD*n] = 0 },
+				"other triangle": func(o core.Strided[T], _ []int32) {
+					if n > 1 {
+						x := map[core.Uplo]int{core.Lower: o.LD, core.Upper: 1}[uplo] // (0,1) or (1,0)
+						o.Data[good*o.Stride+x] = 0
+					} else {
+						o.Data[good*o.Stride] = oracle.FromComplex[T](-1) // nothing else to break
+					}
+				},
+				"factor off by 1 %": func(o core.Strided[T], _ []int32) {
+					x := good*o.Stride + n - 1 // L(n−1, 0)
+					if uplo == core.Upper {
+						x = good*o.Stride + (n-1)*o.LD // U(0, n−1)
+					}
+					o.Data[x] = oracle.FromComplex[T](oracle.ToComplex(o.Data[x]) * 1.01)
+				},
+				"failed matrix changed past its pivot": func(o core.Strided[T], _ []int32) {
+					if info[bad] == 0 || int(info[bad]) == n {
+						o.Data[bad*o.Stride+(n-1)*(o.LD+1)] = oracle.FromComplex[T](5) // the pivot, positive
+						return
+					}
+					o.Data[bad*o.Stride+(n-1)*(o.LD+1)] = oracle.FromComplex[T](123)
+				},
+			}
+			if n == 1 {
+				delete(plants, "info off by one") // notspd at n = 1 has k = n
+			}
+			for plant, edit := range plants {
+				if bad < 0 && (plant == "info off by one" || plant == "info lost" || plant == "failed matrix changed past its pivot") {
+					continue
+				}
+				o, i := oracle.Clone(out), slices.Clone(info)
+				edit(o, i)
+				got = nil
+				checkFactors(report, uplo, in, items, o, i)
+				if len(got) == 0 {
+					t.Errorf("%s: planted %q was not reported", name, plant)
+				}
+			}
+		}
+	}
+}
+
+// engine runs the shared Cholesky suite's Potrf on the native kernel.
+type engine[T core.Scalar] struct{ s *cuda.Stream }
+
+func (e engine[T]) Potrf(uplo core.Uplo, a core.Strided[T], info []int32) error {
+	var z T
+	size := int64(unsafe.Sizeof(z))
+	c := e.s.Context()
+	pa, err := c.Alloc(max(int64(len(a.Data))*size, 256))
+	if err != nil {
+		return err
+	}
+	defer c.Free(pa)
+	pi, err := c.Alloc(max(int64(len(info))*4, 256))
+	if err != nil {
+		return err
+	}
+	defer c.Free(pi)
+	if err := cuda.Upload(e.s, pa, a.Data); err != nil {
+		return err
+	}
+	if err := cuda.Upload(e.s, pi, info); err != nil {
+		return err
+	}
+	if err := Potrf[T](e.s, uplo, a.Rows, pa, a.LD, int64(a.Stride), a.Count, pi); err != nil {
+		return err
+	}
+	if err := cuda.Download(e.s, a.Data, pa); err != nil {
+		return err
+	}
+	return cuda.Download(e.s, info, pi)
+}
+
+// TestConformance runs the shared Potrf suite (random, ill-conditioned, not
+// positive definite and NaN items in one batch; padding; each good item
+// against its factorization alone) on every order the kernel takes.
+func TestConformance(t *testing.T) {
+	s := gpu(t)
+	var sizes []int
+	for n := 1; n <= MaxN; n++ {
+		sizes = append(sizes, n)
+	}
+	cfg := conformance.Config{Sizes: sizes}
+	t.Run("float32", func(t *testing.T) { conformance.PotrfTest[float32](t, engine[float32]{s}, cfg) })
+	t.Run("float64", func(t *testing.T) { conformance.PotrfTest[float64](t, engine[float64]{s}, cfg) })
+	t.Run("complex64", func(t *testing.T) { conformance.PotrfTest[complex64](t, engine[complex64]{s}, cfg) })
+	t.Run("complex128", func(t *testing.T) { conformance.PotrfTest[complex128](t, engine[complex128]{s}, cfg) })
+}
+
+// TestKernelResources loads every instantiation (4 types × 8 column buckets
+// × 2 triangles) and fails on any local memory (spills or a stack array),
+// printing registers and occupancy for each.
+func TestKernelResources(t *testing.T) {
+	s := gpu(t)
+	c := s.Context()
+	type result struct {
+		dt   cuda.DType
+		cols int
+		ks   []*cuda.Kernel
+		err  error
+	}
+	var (
+		wg      sync.WaitGroup
+		mu      sync.Mutex
+		results []result
+	)
+	for dt := cuda.Float32; dt <= cuda.Complex128; dt++ {
+		for cols := 4; cols <= MaxN; cols += 4 {
+			wg.Go(func() {
+				ks, err := kernels(c, dt, cols)
+				mu.Lock()
+				results = append(results, result{dt, cols, ks, err})
+				mu.Unlock()
+			})
+		}
+	}
+	wg.Wait()
+	sort.Slice(results, func(i, j int) bool {
+		x, y := results[i], results[j]
+		return x.dt < y.dt || x.dt == y.dt && x.cols < y.cols
+	})
+	major, minor, _ := cuda.NVRTCVersion()
+	t.Logf("NVRTC %d.%d, %s", major, minor, c.Device)
+	for _, r := range results {
+		if r.err != nil {
+			t.Errorf("%v, %d columns: %v", r.dt, r.cols, r.err)
+			continue
+		}
+		for _, k := range r.ks {
+			blocks, err := k.ActiveBlocksPerSM(threadsPerBlock, 0)
+			if err != nil {
+				t.Error(err)
+			}
+			t.Logf("%-36s %3d registers, %d B local, %4d B shared, %2d blocks of %d per SM, compiled in %v (cached %v)",
+				k.Name, k.Registers, k.LocalBytes, k.StaticSharedBytes, blocks, threadsPerBlock, k.CompileTime.Round(1e6), k.FromCache)
+			if k.LocalBytes != 0 {
+				t.Errorf("%s uses %d bytes of local memory per thread: its register row is not register-resident", k.Name, k.LocalBytes)
+			}
+			if k.Registers <= 0 || k.MaxThreadsPerBlock < threadsPerBlock || blocks < 1 {
+				t.Errorf("%s: %d registers, at most %d threads per block, %d blocks per SM", k.Name, k.Registers, k.MaxThreadsPerBlock, blocks)
+			}
+		}
+	}
+}
+
+// TestPotrfTiming times count = 65536 Lower factorizations of n = 8, 16, 32
+// (float32, float64) against cuSOLVER's potrfBatched on the same data in the
+// same process: CUDA events around one call, the L2 flushed before each, the
+// arms interleaved with their order alternating, the median of 9 repetitions;
+// both results are checked afterwards. Run with -v to see the figures.
+func TestPotrfTiming(t *testing.T) {
+	if testing.Short() {
+		t.Skip("timing: skipped in -short mode")
+	}
+	s := gpu(t)
+	c := s.Context()
+	sv, err := cuda.NewSolver(c, s)
+	if err != nil {
+		t.Skipf("no cuSOLVER: %v", err)
+	}
+	defer sv.Close()
+	const flushBytes = 256 << 20 // > 60 MiB of L2, as the GPU MODE harness flushes
+	flush, err := c.Alloc(flushBytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Free(flush)
+	for _, n := range []int{8, 16, 32} {
+		timePotrf[float32](t, s, sv, flush, flushBytes, n)
+		timePotrf[float64](t, s, sv, flush, flushBytes, n)
+	}
+}
+
+func timePotrf[T core.Scalar](t *testing.T, s *cuda.Stream, sv *cuda.Solver, flush cuda.DevicePtr, flushBytes int64, n int) {
+	const count, reps = 65536, 9
+	const uplo = core.Lower
+	c := s.Context()
+	name := fmt.Sprintf("%s n=%d count=%d", core.TypeName[T](), n, count)
+	eps := machineEps[T]()
+
+	// Distinct SPD matrices: 32 random ones, each item a D·A·D of one.
+	gen := oracle.GenFor[T](uint64(n))
+	rng := rand.New(rand.NewPCG(uint64(n), 5))
+	pool := make([]*oracle.Mat, 32)
+	for i := range pool {
+		pool[i] = gen.SPD(n, 100)
+	}
+	host := core.Strided[T]{Data: make([]T, count*n*n), Rows: n, Cols: n, LD: n, Stride: n * n, Count: count}
+	for b := range count {
+		oracle.Store(host, b, scaled(pool[b%len(pool)], rng, false))
+	}
+	bytesPerCall := int64(len(host.Data)) * int64(unsafe.Sizeof(host.Data[0]))
+
+	src := upload(t, s, host.Data)
+	native, vendor := upload(t, s, host.Data), upload(t, s, host.Data)
+	zeros := make([]int32, count)
+	infoN, infoV := upload(t, s, zeros), upload(t, s, zeros)
+	ptrs, err := cuda.PointerArrayOf[T](s, vendor, count, int64(host.Stride))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ptrs.Free()
+	start, end := mustEvent(t, c), mustEvent(t, c)
+	defer start.Destroy()
+	defer end.Destroy()
+
+	arms := []struct {
+		name string
+		dst  cuda.DevicePtr
+		run  func() error
+	}{
+		{"native", native, func() error { return Potrf[T](s, uplo, n, native, n, int64(n*n), count, infoN) }},
+		{"vendor", vendor, func() error { return cuda.PotrfBatched[T](sv, uplo, n, ptrs.Ptr, n, infoV, count) }},
+		{"copy", native, func() error { return cuda.CopyDtoD(s, native, src, bytesPerCall) }},
+	}
+	times := make([][]float64, len(arms))
+	for rep := -1; rep < reps; rep++ { // rep −1 warms up: compiles, creates workspaces
+		order := []int{0, 1, 2}
+		if rep%2 != 0 {
+			order = []int{1, 0, 2}
+		}
+		for _, i := range order {
+			arm := arms[i]
+			if err := cuda.CopyDtoD(s, arm.dst, src, bytesPerCall); err != nil {
+				t.Fatal(err)
+			}
+			if err := cuda.Memset(s, flush, byte(rep), flushBytes); err != nil {
+				t.Fatal(err)
+			}
+			if err := start.Record(s); err != nil {
+				t.Fatal(err)
+			}
+			if err := arm.run(); err != nil {
+				t.Fatalf("%s: %s: %v", name, arm.name, err)
+			}
+			if err := end.Record(s); err != nil {
+				t.Fatal(err)
+			}
+			ms, err := cuda.ElapsedMs(start, end)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep >= 0 {
+				times[i] = append(times[i], 1000*float64(ms))
+			}
+		}
+	}
+	med := make([]float64, len(arms))
+	for i := range arms {
+		sort.Float64s(times[i])
+		med[i] = times[i][reps/2]
+	}
+
+	// The copy arm last overwrote native: factor once more to check it.
+	if err := cuda.CopyDtoD(s, native, src, bytesPerCall); err != nil {
+		t.Fatal(err)
+	}
+	if err := arms[0].run(); err != nil {
+		t.Fatal(err)
+	}
+	for k, arm := range arms[:2] {
+		info := download[int32](t, s, []cuda.DevicePtr{infoN, infoV}[k], count)
+		if i := slices.IndexFunc(info, func(v int32) bool { return v != 0 }); i >= 0 {
+			t.Errorf("%s: %s: info[%d] = %d on a positive definite matrix", name, arm.name, i, info[i])
+		}
+		out := host
+		out.Data = download[T](t, s, arm.dst, len(host.Data))
+		for _, b := range []int{0, 1, count / 2, count - 1, rng.IntN(count), rng.IntN(count)} {
+			if r := residual1(oracle.Load(host, b), oracle.Load(out, b), uplo, eps); !(r <= 20) {
+				t.Errorf("%s: %s: matrix %d: ‖A − L·Lᴴ‖₁ = %.3g·n·eps·‖A‖₁, bound 20", name, arm.name, b, r)
+			}
+		}
+	}
+	gbs := func(us float64) float64 { return 2 * float64(bytesPerCall) / us / 1e3 }
+	t.Logf("%s: native %8.1f µs (%6.0f GB/s, %3.0f %% of copy), vendor %8.1f µs, vendor/native %5.2f×; copy %6.1f µs (%4.0f GB/s)",
+		name, med[0], gbs(med[0]), 100*med[2]/med[0], med[1], med[1]/med[0], med[2], gbs(med[2]))
+}
+
+func mustEvent(t *testing.T, c *cuda.Context) *cuda.Event {
+	t.Helper()
+	e, err := c.NewEvent()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
