@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/lapack/gonum"
@@ -103,6 +104,85 @@ func benchPotrfType[T core.Scalar](b *testing.B, uplo core.Uplo, n int) {
 			report(b)
 		})
 	}
+}
+
+// BenchmarkPotrfVsGonum times the two arms back to back in every iteration
+// (one batch each, restored before each) and reports each arm's fastest
+// iteration per matrix, and gonum's time over ours: on a shared machine the
+// minimum of interleaved runs is what stays put. gonum has only float64, so
+// dtype=float32 puts our float32 factorization of the same matrices against
+// gonum's float64 one. Run it with one worker:
+//
+//	GOMAXPROCS=1 go test -run '^$' -bench PotrfVsGonum -benchtime 60x ./internal/cpu
+func BenchmarkPotrfVsGonum(b *testing.B) {
+	for _, uplo := range []core.Uplo{core.Lower, core.Upper} {
+		for _, n := range []int{8, 16, 32, 64, 96, 128} {
+			b.Run(fmt.Sprintf("uplo=%v/n=%d/dtype=float64", uplo, n), func(b *testing.B) { benchPotrfVsGonum[float64](b, uplo, n) })
+			b.Run(fmt.Sprintf("uplo=%v/n=%d/dtype=float32", uplo, n), func(b *testing.B) { benchPotrfVsGonum[float32](b, uplo, n) })
+		}
+	}
+}
+
+func benchPotrfVsGonum[T float32 | float64](b *testing.B, uplo core.Uplo, n int) {
+	count := cholBenchBatch(n)
+	rng := rand.New(rand.NewPCG(uint64(n), 1))
+	g := core.Strided[float64]{Rows: n, Cols: n, LD: n, Stride: n * n, Count: count, Data: make([]float64, n*n*count)}
+	a := core.Strided[T]{Rows: n, Cols: n, LD: n, Stride: n * n, Count: count, Data: make([]T, n*n*count)}
+	for i := range count {
+		full := cholHPD(rng, n, false)
+		for _, ul := range []core.Uplo{core.Lower, core.Upper} {
+			cholStore(g, i, ul, full)
+			cholStore(a, i, ul, full)
+		}
+	}
+	gOrig := append([]float64(nil), g.Data...)
+	aOrig := append([]T(nil), a.Data...)
+	info := make([]int32, count)
+	impl := gonum.Implementation{}
+	ul := blas.Upper
+	if uplo == core.Upper {
+		ul = blas.Lower
+	}
+	const reps = 8
+	var best [4]time.Duration
+	arms := [4]func(){
+		func() { copy(a.Data, aOrig) },
+		func() {
+			copy(a.Data, aOrig)
+			_ = Potrf(Exec{Workers: 1}, uplo, a, info)
+		},
+		func() { copy(g.Data, gOrig) },
+		func() {
+			copy(g.Data, gOrig)
+			for i := range count {
+				impl.Dpotrf(ul, n, g.Data[i*n*n:], n)
+			}
+		},
+	}
+	first := true
+	for b.Loop() {
+		for i, arm := range arms {
+			st := time.Now()
+			for range reps {
+				arm()
+			}
+			if d := time.Since(st); first || d < best[i] {
+				best[i] = d
+			}
+		}
+		first = false
+	}
+	for i, k := range info {
+		if k != 0 {
+			b.Fatalf("matrix %d: info %d", i, k)
+		}
+	}
+	per := func(i int) float64 {
+		return float64((best[i] - best[i-1]).Nanoseconds()) / float64(reps*count)
+	}
+	b.ReportMetric(per(1), "ns/matrix-cpu")
+	b.ReportMetric(per(3), "ns/matrix-gonum")
+	b.ReportMetric(per(3)/per(1), "gonum/cpu")
 }
 
 func BenchmarkPotrs(b *testing.B) {

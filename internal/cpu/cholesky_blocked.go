@@ -67,7 +67,7 @@ func potrfBlocked[T core.Scalar](uplo core.Uplo, n int, a []T, lda int, w []T, d
 		j0   int
 		l, p [4][]T
 	}
-	if k := s.factorDiag(0); k != 0 {
+	if k := cholFactorDiag(&s, 0); k != 0 {
 		return k
 	}
 	for J := 0; J+4 < n; J += cholSuper {
@@ -78,7 +78,7 @@ func potrfBlocked[T core.Scalar](uplo core.Uplo, n int, a []T, lda int, w []T, d
 		np := 0
 		for j0 := J; j0 < end && j0+4 < n; j0 += 4 {
 			m := n - j0 - 4
-			s.solve(j0, keep[np*4*n:np*4*n+4*m])
+			cholSolvePanel(&s, j0, keep[np*4*n:np*4*n+4*m])
 			panels[np].j0, panels[np].l, panels[np].p = j0, s.l, s.p
 			np++
 			if j0+4 >= end {
@@ -87,17 +87,17 @@ func potrfBlocked[T core.Scalar](uplo core.Uplo, n int, a []T, lda int, w []T, d
 			in := end - j0 - 4 // columns (rows) of the super-panel left
 			next := min(4, m)
 			if s.lower {
-				s.update(j0, 0, next, 0, m)
-				if k := s.factorDiag(j0 + 4); k != 0 {
+				cholUpdate(&s, j0, 0, next, 0, m)
+				if k := cholFactorDiag(&s, j0+4); k != 0 {
 					return k
 				}
-				s.update(j0, next, in, 0, m)
+				cholUpdate(&s, j0, next, in, 0, m)
 			} else {
-				s.update(j0, 0, next, 0, in)
-				if k := s.factorDiag(j0 + 4); k != 0 {
+				cholUpdate(&s, j0, 0, next, 0, in)
+				if k := cholFactorDiag(&s, j0+4); k != 0 {
 					return k
 				}
-				s.update(j0, next, m, 0, in)
+				cholUpdate(&s, j0, next, m, 0, in)
 			}
 		}
 		if end >= n {
@@ -113,16 +113,13 @@ func potrfBlocked[T core.Scalar](uplo core.Uplo, n int, a []T, lda int, w []T, d
 			}
 			c0 := end + t*cholSlab
 			c1 := min(c0+cholSlab, n)
-			for _, pn := range panels[:np] {
+			for i := range panels[:np] {
+				pn := &panels[i]
 				base := pn.j0 + 4
-				if s.lower {
-					cholTrailLower(a[base*lda+base:], lda, c0-base, c1-base, pn.l[0], pn.l[1], pn.l[2], pn.l[3], pn.p[0], pn.p[1], pn.p[2], pn.p[3], cplx)
-				} else {
-					cholTrailUpper(a[base*lda:], lda, pn.j0, c0-base, c1-base, end-base, n-base, pn.p[0], pn.p[1], pn.p[2], pn.p[3], cplx)
-				}
+				cholTrail(&s, pn.j0, c0-base, c1-base, end-base, n-base, &pn.l, &pn.p)
 			}
 		})
-		if k := s.factorDiag(end); k != 0 {
+		if k := cholFactorDiag(&s, end); k != 0 {
 			return k
 		}
 	}

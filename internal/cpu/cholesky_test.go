@@ -595,6 +595,9 @@ func TestCholeskyArguments(t *testing.T) {
 
 // Potrf on a pooled batch allocates nothing per call.
 func TestPotrfAllocs(t *testing.T) {
+	if cholRace {
+		t.Skip("-race instrumentation allocates")
+	}
 	for _, n := range []int{8, 32} {
 		a := cholLayout[float64](n, 16)
 		rng := rand.New(rand.NewPCG(1, 1))

@@ -28,6 +28,12 @@ import (
 //     instantiation (luCplx), so no loop holds a type switch;
 //   - the swaps of the columns left of a block are deferred to one pass at
 //     the end.
+//
+// Where the CPU has AVX2 and FMA, real types take the rank-4 update of
+// luTrail in assembly instead (luGer4FMA: simd_amd64.s, one call for all
+// the columns of a block, each multiply-add rounded once). Every path that
+// applies a full block (luGetf2, the blocked driver, Getrs) goes through
+// luTrail, so they stay bit-identical to one another.
 
 // luW is the column block of the unblocked kernel.
 const luW = 4
@@ -333,6 +339,30 @@ func luTrail[T core.Scalar](l []T, ldl int, b []T, ldb, ncols, m, mEnd, j, w int
 		l[(j+3)*ldl+r0 : (j+3)*ldl+r0+k],
 	}
 	rows := max(m, mEnd)
+	if simdFMA && !luCplx[T](cf) {
+		// AVX2+FMA (simd_amd64.s): every column's swaps and 4×4 solve,
+		// then all their rank-4 updates in one call, then the pivot search.
+		for c := range ncols {
+			x := b[c*ldb : c*ldb+rows]
+			if swap {
+				x[j], x[p0] = x[p0], x[j]
+				x[j+1], x[p1] = x[p1], x[j+1]
+				x[j+2], x[p2] = x[p2], x[j+2]
+				x[j+3], x[p3] = x[p3], x[j+3]
+			}
+			xb := x[j : j+4 : j+4]
+			x0 := xb[0]
+			x1 := xb[1] - l10*x0
+			x2 := xb[2] - l20*x0 - l21*x1
+			x3 := xb[3] - l30*x0 - l31*x1 - l32*x2
+			xb[1], xb[2], xb[3] = x1, x2, x3
+		}
+		luGer4FMA(b[j:], ldb, ncols, k, lc)
+		if wantMax {
+			return luIamax(b[r0:r0+k], cf)
+		}
+		return -1
+	}
 	next := -1
 	c := 0
 	// The swaps and the 4×4 solve are written out for each column: as a
@@ -402,6 +432,29 @@ func luTrail[T core.Scalar](l []T, ldl int, b []T, ldb, ncols, m, mEnd, j, w int
 		luUpd1(x[r0:r0+k], lc.c0, lc.c1, lc.c2, lc.c3, x0, x1, x2, x3)
 	}
 	return next
+}
+
+// luGer4FMA runs luGer4F64 or luGer4F32 (real T only) on columns y,
+// y+ldy, …: each holds its four coefficients, then the rows to update.
+func luGer4FMA[T core.Scalar](y []T, ldy, ncols, rows int, lc *luCols[T]) {
+	if ncols <= 0 || rows <= 0 {
+		return
+	}
+	// The kernels do not check bounds: check the far ends here.
+	_ = y[(ncols-1)*ldy+4+rows-1]
+	_, _, _, _ = lc.c0[rows-1], lc.c1[rows-1], lc.c2[rows-1], lc.c3[rows-1]
+	if unsafe.Sizeof(y[0]) == 8 {
+		l := [4]*float64{luPtr[float64](lc.c0), luPtr[float64](lc.c1), luPtr[float64](lc.c2), luPtr[float64](lc.c3)}
+		luGer4F64(luPtr[float64](y), ldy, ncols, rows, &l)
+		return
+	}
+	l := [4]*float32{luPtr[float32](lc.c0), luPtr[float32](lc.c1), luPtr[float32](lc.c2), luPtr[float32](lc.c3)}
+	luGer4F32(luPtr[float32](y), ldy, ncols, rows, &l)
+}
+
+// luPtr is x's first element as an R (T's underlying real type).
+func luPtr[R float32 | float64, T core.Scalar](x []T) *R {
+	return (*R)(unsafe.Pointer(unsafe.SliceData(x)))
 }
 
 // luCols holds the four L columns of a block, each cut to the rows the
