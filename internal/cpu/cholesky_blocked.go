@@ -1,9 +1,6 @@
 package cpu
 
 import (
-	"sync"
-	"sync/atomic"
-
 	"github.com/batchlas/batchlas/internal/core"
 )
 
@@ -107,7 +104,7 @@ func potrfBlocked[T core.Scalar](uplo core.Uplo, n int, a []T, lda int, w []T, d
 		// Phase 2: columns [end, n) of the trailing triangle, all rows from
 		// end on, one slab a task, the costliest first.
 		slabs := (n - end + cholSlab - 1) / cholSlab
-		cholRun(inner, slabs, func(t int) {
+		runTasks(inner, slabs, func(t int) {
 			if !s.lower {
 				t = slabs - 1 - t
 			}
@@ -124,31 +121,4 @@ func potrfBlocked[T core.Scalar](uplo core.Uplo, n int, a []T, lda int, w []T, d
 		}
 	}
 	return 0
-}
-
-// cholRun calls fn(t) for t in [0, tasks) on up to workers goroutines (the
-// caller's among them), handing tasks out in order.
-func cholRun(workers, tasks int, fn func(t int)) {
-	if workers <= 1 || tasks <= 1 {
-		for t := range tasks {
-			fn(t)
-		}
-		return
-	}
-	var next atomic.Int64
-	loop := func() {
-		for {
-			t := int(next.Add(1)) - 1
-			if t >= tasks {
-				return
-			}
-			fn(t)
-		}
-	}
-	var wg sync.WaitGroup
-	for range min(workers, tasks) - 1 {
-		wg.Go(loop)
-	}
-	loop()
-	wg.Wait()
 }

@@ -84,3 +84,32 @@ func (x Exec) ForEach(count int, fn func(i int)) error {
 	}
 	return nil
 }
+
+// runTasks calls fn(t) for t in [0, tasks) on up to workers goroutines (the
+// caller's among them), handing tasks out in order: the blocked drivers use
+// it to share one matrix's slabs among workers. It does not check a context;
+// a matrix is never left half done.
+func runTasks(workers, tasks int, fn func(t int)) {
+	if workers <= 1 || tasks <= 1 {
+		for t := range tasks {
+			fn(t)
+		}
+		return
+	}
+	var next atomic.Int64
+	loop := func() {
+		for {
+			t := int(next.Add(1)) - 1
+			if t >= tasks {
+				return
+			}
+			fn(t)
+		}
+	}
+	var wg sync.WaitGroup
+	for range min(workers, tasks) - 1 {
+		wg.Go(loop)
+	}
+	loop()
+	wg.Wait()
+}

@@ -1,9 +1,6 @@
 package cpu
 
 import (
-	"sync"
-	"sync/atomic"
-
 	"github.com/batchlas/batchlas/internal/core"
 )
 
@@ -79,7 +76,7 @@ func luGetrfBlocked[T core.Scalar](m, n int, a []T, lda int, piv []int32, cf boo
 		if c0 >= n {
 			break
 		}
-		luRun(inner, (n-c0+luSlab-1)/luSlab, func(t int) {
+		runTasks(inner, (n-c0+luSlab-1)/luSlab, func(t int) {
 			c := c0 + t*luSlab
 			cw := min(luSlab, n-c)
 			// The panel's L columns already carry all of its swaps, so
@@ -105,31 +102,4 @@ func luSwapRows[T core.Scalar](a []T, lda, c0, c1, m int, piv []int32, off int) 
 			col[off+t], col[p-1] = col[p-1], col[off+t]
 		}
 	}
-}
-
-// luRun calls fn(t) for t in [0, tasks) on up to workers goroutines (the
-// caller's among them), handing the tasks out in order.
-func luRun(workers, tasks int, fn func(t int)) {
-	if workers <= 1 || tasks <= 1 {
-		for t := range tasks {
-			fn(t)
-		}
-		return
-	}
-	var next atomic.Int64
-	loop := func() {
-		for {
-			t := int(next.Add(1)) - 1
-			if t >= tasks {
-				return
-			}
-			fn(t)
-		}
-	}
-	var wg sync.WaitGroup
-	for range min(workers, tasks) - 1 {
-		wg.Go(loop)
-	}
-	loop()
-	wg.Wait()
 }
