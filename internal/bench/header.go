@@ -46,9 +46,9 @@ func (h header) write(w io.Writer, arms []*armState) {
 	}
 	fmt.Fprintf(w, "# input: %s; seed %d%s\n", h.op.Input, h.cfg.Seed, repeat)
 	if h.op.InPlace {
-		fmt.Fprintf(w, "# timing: ns/op is one call on the whole batch; the operands it overwrites are restored from a pristine copy before each call, outside the timer\n")
+		fmt.Fprintf(w, "# timing: ns/op is one call on the whole batch; the operands it overwrites are restored from a pristine copy before each call, outside the timer; a garbage collection runs before each repetition, also outside\n")
 	} else {
-		fmt.Fprintf(w, "# timing: ns/op is one call on the whole batch; calls run back to back (the op does not read what it writes)\n")
+		fmt.Fprintf(w, "# timing: ns/op is one call on the whole batch; calls run back to back (the op does not read what it writes); a garbage collection runs before each repetition, outside the timer\n")
 	}
 	for _, a := range arms {
 		if a.about != "" && (a.spec.name == "vendor" || a.spec.name == "native") {
