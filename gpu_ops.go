@@ -195,19 +195,24 @@ func gpuPotrs[T Scalar](q *Queue, uplo Uplo, a, b *Batch[T]) error {
 	})
 }
 
+// blasOperands returns q's cuBLAS handle and the pointer arrays of a and b,
+// what every batched cuBLAS call on two operands starts with.
+func blasOperands[T Scalar](q *Queue, a, b *Batch[T]) (h *cuda.BLAS, pa, pb cuda.DevicePtr, err error) {
+	if h, err = q.gpu.blasHandle(); err != nil {
+		return nil, 0, 0, err
+	}
+	if pa, err = pointerArray(a); err != nil {
+		return nil, 0, 0, err
+	}
+	pb, err = pointerArray(b)
+	return h, pa, pb, err
+}
+
 // vendorPotrs solves with two batched triangular solves: cuSOLVER's batched
 // potrs takes one right-hand side only, and PyTorch measured the two-TRSM
 // form 5× faster than it (29.7 vs 157.6 µs, 16×16, 16 right-hand sides).
 func vendorPotrs[T Scalar](q *Queue, uplo Uplo, a, b *Batch[T]) error {
-	h, err := q.gpu.blasHandle()
-	if err != nil {
-		return err
-	}
-	pa, err := pointerArray(a)
-	if err != nil {
-		return err
-	}
-	pb, err := pointerArray(b)
+	h, pa, pb, err := blasOperands(q, a, b)
 	if err != nil {
 		return err
 	}
@@ -290,15 +295,7 @@ func gpuGetrs[T Scalar](q *Queue, t Transpose, a *Batch[T], p *Pivots, b *Batch[
 }
 
 func vendorGetrs[T Scalar](q *Queue, t Transpose, a *Batch[T], pivots cuda.DevicePtr, b *Batch[T]) error {
-	h, err := q.gpu.blasHandle()
-	if err != nil {
-		return err
-	}
-	pa, err := pointerArray(a)
-	if err != nil {
-		return err
-	}
-	pb, err := pointerArray(b)
+	h, pa, pb, err := blasOperands(q, a, b)
 	if err != nil {
 		return err
 	}
@@ -430,15 +427,7 @@ func gpuTrsm[T Scalar](q *Queue, s Side, u Uplo, t Transpose, d Diag, alpha T, a
 			// (NaN in B stays NaN), so fill instead of calling it.
 			return copyPart[T](q, cuda.CopyAll, cuda.RestZero, 0, 0, 0, b.devPtr(), b.ld, int64(b.stride), b.rows, b.cols, b.count)
 		}
-		h, err := q.gpu.blasHandle()
-		if err != nil {
-			return err
-		}
-		pa, err := pointerArray(a)
-		if err != nil {
-			return err
-		}
-		pb, err := pointerArray(b)
+		h, pa, pb, err := blasOperands(q, a, b)
 		if err != nil {
 			return err
 		}
