@@ -3,12 +3,13 @@ package batchlas
 import (
 	"github.com/batchlas/batchlas/internal/core"
 	"github.com/batchlas/batchlas/internal/cpu"
+	"github.com/batchlas/batchlas/internal/route"
 )
 
 // Gemm computes C = alpha·op(A)·op(B) + beta·C for each matrix, with op(A)
 // m×k, op(B) k×n and C m×n. When beta is zero C is not read (NaN in C does
 // not propagate); when alpha is zero A and B are not read.
-func Gemm[T Scalar](q *Queue, transA, transB Transpose, alpha T, a, b *Batch[T], beta T, c *Batch[T]) error {
+func Gemm[T Scalar](q *Queue, transA, transB Transpose, alpha T, a, b *Batch[T], beta T, c *Batch[T], opts ...CallOption) error {
 	const op = "Gemm"
 	if err := checkQueue(op, q); err != nil {
 		return err
@@ -31,11 +32,15 @@ func Gemm[T Scalar](q *Queue, transA, transB Transpose, alpha T, a, b *Batch[T],
 	); err != nil {
 		return err
 	}
+	name, err := choose[T](q, op, route.Call{Trans: transKey[T](transA), TransB: transKey[T](transB), M: m, N: n, K: ka, Batch: a.count}, opts)
+	if err != nil {
+		return err
+	}
 	if q.dev.kind == CUDA {
 		return gpuGemm(q, transA, transB, alpha, a, b, beta, c)
 	}
 	return runCPUPlain(q, op, func() error {
-		return cpu.Gemm(q.exec(), transA, transB, alpha, a.layout(), b.layout(), beta, c.layout())
+		return cpu.Gemm(q.execFor(name), transA, transB, alpha, a.layout(), b.layout(), beta, c.layout())
 	})
 }
 
@@ -51,33 +56,51 @@ func opDims[T Scalar](t Transpose, a *Batch[T]) (rows, cols int) {
 // (side Right, A n×n) for each matrix, A triangular (its uplo triangle is
 // read; with diag Unit its diagonal is taken as one). B is m×n and is
 // overwritten by X. A zero diagonal gives Inf or NaN in X; it is not checked.
-func Trsm[T Scalar](q *Queue, side Side, uplo Uplo, transA Transpose, diag Diag, alpha T, a, b *Batch[T]) error {
+func Trsm[T Scalar](q *Queue, side Side, uplo Uplo, transA Transpose, diag Diag, alpha T, a, b *Batch[T], opts ...CallOption) error {
 	const op = "Trsm"
 	if err := checkTriangular(op, q, side, uplo, transA, diag, a, b); err != nil {
+		return err
+	}
+	name, err := choose[T](q, op, triangularCall[T](side, uplo, transA, a, b), opts)
+	if err != nil {
 		return err
 	}
 	if q.dev.kind == CUDA {
 		return gpuTrsm(q, side, uplo, transA, diag, alpha, a, b)
 	}
 	return runCPUPlain(q, op, func() error {
-		return cpu.Trsm(q.exec(), side, uplo, transA, diag, alpha, a.layout(), b.layout())
+		return cpu.Trsm(q.execFor(name), side, uplo, transA, diag, alpha, a.layout(), b.layout())
 	})
 }
 
 // Trmm computes B = alpha·op(A)·B (side Left, A m×m) or B = alpha·B·op(A)
 // (side Right, A n×n) for each matrix, A triangular as for Trsm. B is m×n
 // and is overwritten by the product.
-func Trmm[T Scalar](q *Queue, side Side, uplo Uplo, transA Transpose, diag Diag, alpha T, a, b *Batch[T]) error {
+func Trmm[T Scalar](q *Queue, side Side, uplo Uplo, transA Transpose, diag Diag, alpha T, a, b *Batch[T], opts ...CallOption) error {
 	const op = "Trmm"
 	if err := checkTriangular(op, q, side, uplo, transA, diag, a, b); err != nil {
+		return err
+	}
+	name, err := choose[T](q, op, triangularCall[T](side, uplo, transA, a, b), opts)
+	if err != nil {
 		return err
 	}
 	if q.dev.kind == CUDA {
 		return gpuTrmm(q, side, uplo, transA, diag, alpha, a, b)
 	}
 	return runCPUPlain(q, op, func() error {
-		return cpu.Trmm(q.exec(), side, uplo, transA, diag, alpha, a.layout(), b.layout())
+		return cpu.Trmm(q.execFor(name), side, uplo, transA, diag, alpha, a.layout(), b.layout())
 	})
+}
+
+// triangularCall is the routing call of Trsm and Trmm: n is the order of A,
+// nrhs the other dimension of B.
+func triangularCall[T Scalar](side Side, uplo Uplo, transA Transpose, a, b *Batch[T]) route.Call {
+	other := b.cols
+	if side == Right {
+		other = b.rows
+	}
+	return route.Call{Side: route.SideKey(side), Uplo: route.UploKey(uplo), Trans: transKey[T](transA), N: a.rows, NRHS: other, Batch: a.count}
 }
 
 func checkTriangular[T Scalar](op string, q *Queue, side Side, uplo Uplo, transA Transpose, diag Diag, a, b *Batch[T]) error {
@@ -105,7 +128,7 @@ func checkTriangular[T Scalar](op string, q *Queue, side Side, uplo Uplo, transA
 // is n×n and its other strict triangle is not touched. For complex types the
 // product is symmetric, not Hermitian (see Herk), so ConjTrans is rejected;
 // for real types ConjTrans means Trans.
-func Syrk[T Scalar](q *Queue, uplo Uplo, trans Transpose, alpha T, a *Batch[T], beta T, c *Batch[T]) error {
+func Syrk[T Scalar](q *Queue, uplo Uplo, trans Transpose, alpha T, a *Batch[T], beta T, c *Batch[T], opts ...CallOption) error {
 	const op = "Syrk"
 	if trans == ConjTrans && core.IsComplex[T]() {
 		return argErr(ErrArgument, op, "trans", "is ConjTrans, which Syrk does not take for complex types (use Herk)")
@@ -113,11 +136,15 @@ func Syrk[T Scalar](q *Queue, uplo Uplo, trans Transpose, alpha T, a *Batch[T], 
 	if err := checkRankK(op, q, uplo, trans, a, c); err != nil {
 		return err
 	}
+	name, err := choose[T](q, op, rankKCall[T](uplo, trans, a), opts)
+	if err != nil {
+		return err
+	}
 	if q.dev.kind == CUDA {
 		return gpuSyrk(q, uplo, trans, alpha, a, beta, c)
 	}
 	return runCPUPlain(q, op, func() error {
-		return cpu.Syrk(q.exec(), uplo, trans, alpha, a.layout(), beta, c.layout())
+		return cpu.Syrk(q.execFor(name), uplo, trans, alpha, a.layout(), beta, c.layout())
 	})
 }
 
@@ -126,7 +153,7 @@ func Syrk[T Scalar](q *Queue, uplo Uplo, trans Transpose, alpha T, a *Batch[T], 
 // matrix, with real alpha and beta; C is n×n and Hermitian, its diagonal
 // comes out real and its other strict triangle is not touched. For complex
 // types Trans is rejected; for real types Herk is Syrk.
-func Herk[T Scalar](q *Queue, uplo Uplo, trans Transpose, alpha float64, a *Batch[T], beta float64, c *Batch[T]) error {
+func Herk[T Scalar](q *Queue, uplo Uplo, trans Transpose, alpha float64, a *Batch[T], beta float64, c *Batch[T], opts ...CallOption) error {
 	const op = "Herk"
 	if trans == Trans && core.IsComplex[T]() {
 		return argErr(ErrArgument, op, "trans", "is Trans, which Herk does not take for complex types (use Syrk)")
@@ -134,12 +161,23 @@ func Herk[T Scalar](q *Queue, uplo Uplo, trans Transpose, alpha float64, a *Batc
 	if err := checkRankK(op, q, uplo, trans, a, c); err != nil {
 		return err
 	}
+	name, err := choose[T](q, op, rankKCall[T](uplo, trans, a), opts)
+	if err != nil {
+		return err
+	}
 	if q.dev.kind == CUDA {
 		return gpuHerk(q, uplo, trans, alpha, a, beta, c)
 	}
 	return runCPUPlain(q, op, func() error {
-		return cpu.Herk(q.exec(), uplo, trans, alpha, a.layout(), beta, c.layout())
+		return cpu.Herk(q.execFor(name), uplo, trans, alpha, a.layout(), beta, c.layout())
 	})
+}
+
+// rankKCall is the routing call of Syrk and Herk: C is n×n, k the inner
+// dimension.
+func rankKCall[T Scalar](uplo Uplo, trans Transpose, a *Batch[T]) route.Call {
+	n, k := opDims(trans, a)
+	return route.Call{Uplo: route.UploKey(uplo), Trans: transKey[T](trans), N: n, K: k, Batch: a.count}
 }
 
 func checkRankK[T Scalar](op string, q *Queue, uplo Uplo, trans Transpose, a, c *Batch[T]) error {

@@ -1,6 +1,9 @@
 package batchlas
 
-import "github.com/batchlas/batchlas/internal/cpu"
+import (
+	"github.com/batchlas/batchlas/internal/cpu"
+	"github.com/batchlas/batchlas/internal/route"
+)
 
 // Potrf computes the Cholesky factorization of each Hermitian positive
 // definite matrix of a: A = L·Lᴴ (uplo Lower) or A = Uᴴ·U (uplo Upper). The
@@ -11,7 +14,7 @@ import "github.com/batchlas/batchlas/internal/cpu"
 // its first leading minor that is not (a NaN counts as such); its contents
 // are then partly overwritten and every other matrix is unaffected. With a
 // nil info, failed matrices are reported by q.Wait as a *FailedError.
-func Potrf[T Scalar](q *Queue, uplo Uplo, a *Batch[T], info *Info) error {
+func Potrf[T Scalar](q *Queue, uplo Uplo, a *Batch[T], info *Info, opts ...CallOption) error {
 	const op = "Potrf"
 	if err := checkQueue(op, q); err != nil {
 		return err
@@ -25,33 +28,41 @@ func Potrf[T Scalar](q *Queue, uplo Uplo, a *Batch[T], info *Info) error {
 	if err := firstErr(checkSquare(op, "a", a), checkInfo(op, q, info, a.count)); err != nil {
 		return err
 	}
+	name, err := choose[T](q, op, route.Call{Uplo: route.UploKey(uplo), N: a.rows, Batch: a.count}, opts)
+	if err != nil {
+		return err
+	}
 	if q.dev.kind == CUDA {
-		return gpuPotrf(q, uplo, a, info)
+		return gpuPotrf(q, name, uplo, a, info)
 	}
 	return runCPU(q, op, info, a.count, func(inf []int32) error {
-		return cpu.Potrf(q.exec(), uplo, a.layout(), inf)
+		return cpu.Potrf(q.execFor(name), uplo, a.layout(), inf)
 	})
 }
 
 // Potrs solves A·X = B for each matrix, given the Cholesky factor of A from
 // Potrf (same uplo) in a. B is n×nrhs and is overwritten by X.
-func Potrs[T Scalar](q *Queue, uplo Uplo, a, b *Batch[T]) error {
+func Potrs[T Scalar](q *Queue, uplo Uplo, a, b *Batch[T], opts ...CallOption) error {
 	const op = "Potrs"
 	if err := checkSolve(op, q, uplo, a, b); err != nil {
+		return err
+	}
+	name, err := choose[T](q, op, route.Call{Uplo: route.UploKey(uplo), N: a.rows, NRHS: b.cols, Batch: a.count}, opts)
+	if err != nil {
 		return err
 	}
 	if q.dev.kind == CUDA {
 		return gpuPotrs(q, uplo, a, b)
 	}
 	return runCPUPlain(q, op, func() error {
-		return cpu.Potrs(q.exec(), uplo, a.layout(), b.layout())
+		return cpu.Potrs(q.execFor(name), uplo, a.layout(), b.layout())
 	})
 }
 
 // Posv solves A·X = B for each Hermitian positive definite A: it factors A
 // as Potrf does (the factor overwrites A) and overwrites B (n×nrhs) with X.
 // A matrix whose factorization fails gets info as for Potrf and keeps its B.
-func Posv[T Scalar](q *Queue, uplo Uplo, a, b *Batch[T], info *Info) error {
+func Posv[T Scalar](q *Queue, uplo Uplo, a, b *Batch[T], info *Info, opts ...CallOption) error {
 	const op = "Posv"
 	if err := checkSolve(op, q, uplo, a, b); err != nil {
 		return err
@@ -59,11 +70,15 @@ func Posv[T Scalar](q *Queue, uplo Uplo, a, b *Batch[T], info *Info) error {
 	if err := checkInfo(op, q, info, a.count); err != nil {
 		return err
 	}
+	name, err := choose[T](q, op, route.Call{Uplo: route.UploKey(uplo), N: a.rows, NRHS: b.cols, Batch: a.count}, opts)
+	if err != nil {
+		return err
+	}
 	if q.dev.kind == CUDA {
 		return gpuPosv(q, uplo, a, b, info)
 	}
 	return runCPU(q, op, info, a.count, func(inf []int32) error {
-		return cpu.Posv(q.exec(), uplo, a.layout(), b.layout(), inf)
+		return cpu.Posv(q.execFor(name), uplo, a.layout(), b.layout(), inf)
 	})
 }
 

@@ -29,6 +29,17 @@
 // passed, failures still surface: Queue.Wait returns a *FailedError naming
 // the failed matrices, matched by errors.Is(err, ErrNumerical).
 //
+// # Routing
+//
+// Each op has several implementations: the pure-Go engine ("cpu"), the
+// vendor's libraries on a GPU ("vendor": cuBLAS, cuSOLVER) and batchlas's
+// own GPU kernels ("native:tiny", ...). A call runs the one measured fastest
+// for the nearest shape on its device, from tables embedded in the binary
+// (the tuned folder); `batchlas route` shows a decision and why, and
+// BATCHLAS_TRACE=1 prints every decision. A pin overrides the tables: Route
+// for one call, WithRoute for a queue, BATCHLAS_<OP>_ROUTE for the process.
+// A pin that cannot run a call is an error, never a silent fallback.
+//
 // # Errors
 //
 // Bad arguments return an *ArgError naming the op and the argument, which

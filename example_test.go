@@ -78,3 +78,26 @@ func ExampleArgError() {
 	// batchlas: Potrf: a is 3×2, must be square
 	// true
 }
+
+// A pin chooses the implementation of one call; one that cannot run the
+// call is an error rather than a silent fallback.
+func ExampleRoute() {
+	dev, _ := batchlas.OpenDevice("cpu")
+	q, _ := dev.NewQueue()
+	a, _ := batchlas.NewBatch[float64](dev, 2, 2, 1)
+	_ = a.Upload(q, []float64{4, 2, 2, 5})
+
+	err := batchlas.Potrf(q, batchlas.Lower, a, nil, batchlas.Route("cpu:blocked"))
+	fmt.Println("cpu:blocked:", err)
+
+	err = batchlas.Potrf(q, batchlas.Lower, a, nil, batchlas.Route("vendor"))
+	fmt.Println("vendor is unsupported here:", errors.Is(err, batchlas.ErrUnsupported))
+
+	l := make([]float64, 4)
+	_ = a.Download(q, l)
+	fmt.Println(l[0], l[1], l[3], q.Wait())
+	// Output:
+	// cpu:blocked: <nil>
+	// vendor is unsupported here: true
+	// 2 1 2 <nil>
+}

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/batchlas/batchlas/internal/cuda"
+	"github.com/batchlas/batchlas/internal/route"
 )
 
 // The CUDA side of the public API: devices, queues as streams, device
@@ -21,6 +22,9 @@ type gpuDevice struct {
 	init     *cuda.Stream
 	initErr  error
 	initMu   sync.Mutex
+
+	routeOnce sync.Once
+	route     route.Device // how the router sees the GPU
 }
 
 func openCUDA(ordinal int) (*Device, error) {

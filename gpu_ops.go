@@ -5,6 +5,7 @@ import (
 
 	"github.com/batchlas/batchlas/internal/cuda"
 	"github.com/batchlas/batchlas/internal/gpu/fixup"
+	"github.com/batchlas/batchlas/internal/gpu/potrf"
 )
 
 // The vendor arm of every op on a GPU: cuBLAS and cuSOLVER batched routines
@@ -123,13 +124,20 @@ func gpuRun(q *Queue, op string, run func() error) error {
 	return nil
 }
 
-func gpuPotrf[T Scalar](q *Queue, uplo Uplo, a *Batch[T], info *Info) error {
+// gpuPotrf runs candidate name ("" for empty work).
+func gpuPotrf[T Scalar](q *Queue, name string, uplo Uplo, a *Batch[T], info *Info) error {
 	return gpuRun(q, "Potrf", func() error {
 		st, err := statuses(q, "Potrf", info, a.count)
 		if err != nil || a.count == 0 || a.rows == 0 {
 			return err
 		}
-		return vendorPotrf(q, uplo, a, st)
+		switch name {
+		case "native:tiny":
+			return potrf.Potrf[T](q.gpu.stream, uplo, a.rows, a.devPtr(), a.ld, int64(a.stride), a.count, st)
+		case "vendor":
+			return vendorPotrf(q, uplo, a, st)
+		}
+		return fmt.Errorf("%w: no GPU arm for candidate %q", ErrUnsupported, name)
 	})
 }
 

@@ -3,6 +3,7 @@ package batchlas
 import (
 	"github.com/batchlas/batchlas/internal/core"
 	"github.com/batchlas/batchlas/internal/cpu"
+	"github.com/batchlas/batchlas/internal/route"
 )
 
 // Getrf computes the LU factorization with partial pivoting of each m×n
@@ -14,7 +15,7 @@ import (
 // factorization still completes; a NaN gives a NaN factor or a non-zero
 // info for that matrix only. With a nil info, such matrices are reported by
 // q.Wait as a *FailedError.
-func Getrf[T Scalar](q *Queue, a *Batch[T], pivots *Pivots, info *Info) error {
+func Getrf[T Scalar](q *Queue, a *Batch[T], pivots *Pivots, info *Info, opts ...CallOption) error {
 	const op = "Getrf"
 	if err := checkQueue(op, q); err != nil {
 		return err
@@ -28,18 +29,22 @@ func Getrf[T Scalar](q *Queue, a *Batch[T], pivots *Pivots, info *Info) error {
 	); err != nil {
 		return err
 	}
+	name, err := choose[T](q, op, route.Call{M: a.rows, N: a.cols, Batch: a.count}, opts)
+	if err != nil {
+		return err
+	}
 	if q.dev.kind == CUDA {
 		return gpuGetrf(q, a, pivots, info)
 	}
 	return runCPU(q, op, info, a.count, func(inf []int32) error {
-		return cpu.Getrf(q.exec(), a.layout(), pivots.hostFor(a.count), inf)
+		return cpu.Getrf(q.execFor(name), a.layout(), pivots.hostFor(a.count), inf)
 	})
 }
 
 // Getrs solves op(A)·X = B for each matrix, given the LU factors and pivots
 // of a square A from Getrf. B is n×nrhs and is overwritten by X. Getrs does
 // not check the factors: a singular U gives Inf or NaN in X.
-func Getrs[T Scalar](q *Queue, trans Transpose, a *Batch[T], pivots *Pivots, b *Batch[T]) error {
+func Getrs[T Scalar](q *Queue, trans Transpose, a *Batch[T], pivots *Pivots, b *Batch[T], opts ...CallOption) error {
 	const op = "Getrs"
 	if err := checkSolve(op, q, Lower, a, b); err != nil {
 		return err
@@ -47,18 +52,22 @@ func Getrs[T Scalar](q *Queue, trans Transpose, a *Batch[T], pivots *Pivots, b *
 	if err := firstErr(checkTrans(op, "trans", trans), checkPivots(op, q, pivots, a.rows, a.count)); err != nil {
 		return err
 	}
+	name, err := choose[T](q, op, route.Call{Trans: transKey[T](trans), N: a.rows, NRHS: b.cols, Batch: a.count}, opts)
+	if err != nil {
+		return err
+	}
 	if q.dev.kind == CUDA {
 		return gpuGetrs(q, trans, a, pivots, b)
 	}
 	return runCPUPlain(q, op, func() error {
-		return cpu.Getrs(q.exec(), trans, a.layout(), pivots.hostFor(a.count), b.layout())
+		return cpu.Getrs(q.execFor(name), trans, a.layout(), pivots.hostFor(a.count), b.layout())
 	})
 }
 
 // Getri overwrites the LU factors of each square matrix in a (from Getrf,
 // with its pivots) with the inverse A⁻¹. A matrix whose U has an exactly
 // zero diagonal U(k, k) gets info[i] = k and keeps its factors.
-func Getri[T Scalar](q *Queue, a *Batch[T], pivots *Pivots, info *Info) error {
+func Getri[T Scalar](q *Queue, a *Batch[T], pivots *Pivots, info *Info, opts ...CallOption) error {
 	const op = "Getri"
 	if err := checkQueue(op, q); err != nil {
 		return err
@@ -73,11 +82,15 @@ func Getri[T Scalar](q *Queue, a *Batch[T], pivots *Pivots, info *Info) error {
 	); err != nil {
 		return err
 	}
+	name, err := choose[T](q, op, route.Call{N: a.rows, Batch: a.count}, opts)
+	if err != nil {
+		return err
+	}
 	if q.dev.kind == CUDA {
 		return gpuGetri(q, a, pivots, info)
 	}
 	return runCPU(q, op, info, a.count, func(inf []int32) error {
-		return cpu.Getri(q.exec(), a.layout(), pivots.hostFor(a.count), inf)
+		return cpu.Getri(q.execFor(name), a.layout(), pivots.hostFor(a.count), inf)
 	})
 }
 
@@ -85,7 +98,7 @@ func Getri[T Scalar](q *Queue, a *Batch[T], pivots *Pivots, info *Info) error {
 // the factors overwrite A, the interchanges go to pivots (which may be nil
 // when the caller does not need them) and X overwrites B (n×nrhs). A matrix
 // with an exactly zero pivot gets info as for Getrf and keeps its B.
-func Gesv[T Scalar](q *Queue, a *Batch[T], pivots *Pivots, b *Batch[T], info *Info) error {
+func Gesv[T Scalar](q *Queue, a *Batch[T], pivots *Pivots, b *Batch[T], info *Info, opts ...CallOption) error {
 	const op = "Gesv"
 	if err := checkSolve(op, q, Lower, a, b); err != nil {
 		return err
@@ -98,19 +111,23 @@ func Gesv[T Scalar](q *Queue, a *Batch[T], pivots *Pivots, b *Batch[T], info *In
 			return err
 		}
 	}
+	name, err := choose[T](q, op, route.Call{N: a.rows, NRHS: b.cols, Batch: a.count}, opts)
+	if err != nil {
+		return err
+	}
 	if q.dev.kind == CUDA {
 		return gpuGesv(q, a, pivots, b, info)
 	}
 	piv := scratchPivots(pivots, a.rows, a.count)
 	return runCPU(q, op, info, a.count, func(inf []int32) error {
-		return cpu.Gesv(q.exec(), a.layout(), piv, b.layout(), inf)
+		return cpu.Gesv(q.execFor(name), a.layout(), piv, b.layout(), inf)
 	})
 }
 
 // Inv computes C = A⁻¹ for each square matrix of a, leaving A unchanged;
 // c may be a itself to invert in place. A singular matrix (an exactly zero
 // pivot U(k, k)) gets info[i] = k and its C holds the LU factors of A.
-func Inv[T Scalar](q *Queue, a, c *Batch[T], info *Info) error {
+func Inv[T Scalar](q *Queue, a, c *Batch[T], info *Info, opts ...CallOption) error {
 	const op = "Inv"
 	if err := checkQueue(op, q); err != nil {
 		return err
@@ -132,11 +149,15 @@ func Inv[T Scalar](q *Queue, a, c *Batch[T], info *Info) error {
 			return err
 		}
 	}
+	name, err := choose[T](q, op, route.Call{N: a.rows, Batch: a.count}, opts)
+	if err != nil {
+		return err
+	}
 	if q.dev.kind == CUDA {
 		return gpuInv(q, a, c, info)
 	}
 	return runCPU(q, op, info, a.count, func(inf []int32) error {
-		x := q.exec()
+		x := q.execFor(name)
 		src, dst := a.layout(), c.layout()
 		if !inPlace {
 			if err := x.ForEach(a.count, func(i int) { copyMatrix(dst, src, i) }); err != nil {

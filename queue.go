@@ -20,6 +20,9 @@ type Queue struct {
 	ctx context.Context
 	gpu *gpuQueue // CUDA: the stream and the checks pending on it
 
+	pins   map[string]string // op → pin, from WithRoute
+	optErr error             // the first bad QueueOption
+
 	mu   sync.Mutex
 	errs []error
 }
@@ -39,6 +42,9 @@ func (d *Device) NewQueue(opts ...QueueOption) (*Queue, error) {
 	q := &Queue{dev: d, ctx: context.Background()}
 	for _, o := range opts {
 		o(q)
+		if q.optErr != nil {
+			return nil, q.optErr
+		}
 	}
 	if d.kind == CUDA {
 		g, err := newGPUQueue(d)

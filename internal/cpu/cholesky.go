@@ -20,10 +20,10 @@ func Potrf[T core.Scalar](x Exec, uplo core.Uplo, a core.Strided[T], info []int3
 	n, lda := a.Rows, a.LD
 	inner := cholInner(x, a.Count, n)
 	cplx, diag := cholComplex[T](), cholDiagOf[T]()
-	return cholForEach(x, a.Count, n, cholFactorScratch(n), func(b int, w []T) {
+	return cholForEach(x, a.Count, n, cholFactorScratch(n, x.Driver), func(b int, w []T) {
 		info[b] = 0
 		if n > 0 {
-			info[b] = int32(potrf1(uplo, n, a.Matrix(b), lda, w, diag, cplx, inner))
+			info[b] = int32(potrf1(uplo, n, a.Matrix(b), lda, w, diag, cplx, inner, x.Driver))
 		}
 	})
 }
@@ -55,13 +55,13 @@ func Posv[T core.Scalar](x Exec, uplo core.Uplo, a, b core.Strided[T], info []in
 	n, nrhs, lda := a.Rows, b.Cols, a.LD
 	inner := cholInner(x, a.Count, n)
 	cplx, diag := cholComplex[T](), cholDiagOf[T]()
-	return cholForEach(x, a.Count, n, max(n, cholFactorScratch(n)), func(i int, w []T) {
+	return cholForEach(x, a.Count, n, max(n, cholFactorScratch(n, x.Driver)), func(i int, w []T) {
 		info[i] = 0
 		if n == 0 {
 			return
 		}
 		m := a.Matrix(i)
-		if k := potrf1(uplo, n, m, lda, w, diag, cplx, inner); k != 0 {
+		if k := potrf1(uplo, n, m, lda, w, diag, cplx, inner, x.Driver); k != 0 {
 			info[i] = int32(k)
 			return
 		}
@@ -101,7 +101,10 @@ func cholCheckB[T core.Scalar](op string, a, b core.Strided[T]) error {
 // cholInner is how many goroutines share one matrix: all the workers the
 // batch leaves idle, when the matrix is large enough to be worth splitting.
 func cholInner(x Exec, count, n int) int {
-	if w := x.workers(); count > 0 && count < w && n >= cholParallelMin {
+	if x.Driver == DriverUnblocked {
+		return 1
+	}
+	if w := x.workers(); count > 0 && count < w && (n >= cholParallelMin || x.Driver == DriverBlocked) {
 		return w / count
 	}
 	return 1

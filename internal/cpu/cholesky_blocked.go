@@ -40,18 +40,19 @@ const (
 	cholParallelMin = 256
 )
 
-// cholFactorScratch is the scratch potrf1 needs for order n.
-func cholFactorScratch(n int) int {
-	if n >= min(cholBlockedMin, cholParallelMin) {
+// cholFactorScratch is the scratch potrf1 needs for order n with driver d.
+func cholFactorScratch(n int, d Driver) int {
+	if d == DriverBlocked || d == DriverAuto && n >= min(cholBlockedMin, cholParallelMin) {
 		return cholScratch(n) + cholSuper*n
 	}
 	return cholScratch(n)
 }
 
-// potrf1 factors one n×n matrix with whichever driver suits n, sharing it
-// among inner goroutines when inner > 1; w holds cholFactorScratch(n) elements.
-func potrf1[T core.Scalar](uplo core.Uplo, n int, a []T, lda int, w []T, diag cholDiagFn[T], cplx bool, inner int) int {
-	if n >= cholBlockedMin || (inner > 1 && n >= cholParallelMin) {
+// potrf1 factors one n×n matrix with driver d (DriverAuto: whichever suits
+// n), sharing it among inner goroutines when inner > 1 and the driver is
+// blocked; w holds cholFactorScratch(n, d) elements.
+func potrf1[T core.Scalar](uplo core.Uplo, n int, a []T, lda int, w []T, diag cholDiagFn[T], cplx bool, inner int, d Driver) int {
+	if d == DriverBlocked || d == DriverAuto && (n >= cholBlockedMin || inner > 1 && n >= cholParallelMin) {
 		return potrfBlocked(uplo, n, a, lda, w, diag, cplx, inner)
 	}
 	return potrfRB(uplo, n, a, lda, w, diag, cplx)

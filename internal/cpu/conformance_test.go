@@ -99,3 +99,20 @@ func TestConformance(t *testing.T) {
 	t.Run("complex64", conformanceAll[complex64])
 	t.Run("complex128", conformanceAll[complex128])
 }
+
+// TestConformanceDrivers runs the factorization suites with each driver
+// forced at every size, since the router may pick either for any call.
+func TestConformanceDrivers(t *testing.T) {
+	for _, d := range []cpu.Driver{cpu.DriverUnblocked, cpu.DriverBlocked} {
+		t.Run(d.String(), func(t *testing.T) {
+			t.Run("float64", func(t *testing.T) { driverSuites[float64](t, d) })
+			t.Run("complex64", func(t *testing.T) { driverSuites[complex64](t, d) })
+		})
+	}
+}
+
+func driverSuites[T core.Scalar](t *testing.T, d cpu.Driver) {
+	e := engine[T]{x: cpu.Exec{Driver: d}}
+	t.Run("Cholesky", func(t *testing.T) { conformance.CholeskySuite[T](t, e) })
+	t.Run("LU", func(t *testing.T) { conformance.LUSuite[T](t, e) })
+}

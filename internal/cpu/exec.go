@@ -11,10 +11,42 @@ import (
 )
 
 // Exec is how an op runs: Ctx is checked between matrices (nil means never
-// canceled) and Workers caps the goroutines (0 means GOMAXPROCS).
+// canceled), Workers caps the goroutines (0 means GOMAXPROCS) and Driver
+// picks the algorithm of the factorizations that have two (Potrf, Posv,
+// Getrf, Gesv, and Inv through Getrf).
 type Exec struct {
 	Ctx     context.Context
 	Workers int
+	Driver  Driver
+}
+
+// Driver is the algorithm that factors one matrix. The router names them
+// cpu:unblocked and cpu:blocked and picks one from measured tables.
+type Driver uint8
+
+const (
+	// DriverAuto uses the built-in crossover: the blocked driver from
+	// cholBlockedMin (luBlockedMin), or when idle workers can share a
+	// matrix of order cholParallelMin (luParallelMin) or more.
+	DriverAuto Driver = iota
+	// DriverUnblocked factors each matrix with the unblocked kernel on one
+	// goroutine.
+	DriverUnblocked
+	// DriverBlocked factors each matrix with the blocked driver, shared
+	// among the workers a small batch leaves idle.
+	DriverBlocked
+)
+
+func (d Driver) String() string {
+	switch d {
+	case DriverAuto:
+		return "auto"
+	case DriverUnblocked:
+		return "unblocked"
+	case DriverBlocked:
+		return "blocked"
+	}
+	return fmt.Sprintf("Driver(%d)", uint8(d))
 }
 
 func (x Exec) workers() int {

@@ -33,7 +33,7 @@ func Getrf[T core.Scalar](x Exec, a core.Strided[T], pivots []int32, info []int3
 	return luForEach[T](x, a.Count, k, 0, cf, func(b int, _ []T) {
 		info[b] = 0
 		if k > 0 {
-			info[b] = int32(luGetrf1(m, n, a.Matrix(b), a.LD, pivots[b*k:(b+1)*k], cf, inner))
+			info[b] = int32(luGetrf1(m, n, a.Matrix(b), a.LD, pivots[b*k:(b+1)*k], cf, inner, x.Driver))
 		}
 	})
 }
@@ -106,7 +106,7 @@ func Gesv[T core.Scalar](x Exec, a core.Strided[T], pivots []int32, b core.Strid
 			return
 		}
 		m, piv := a.Matrix(i), pivots[i*n:(i+1)*n]
-		if k := luGetrf1(n, n, m, a.LD, piv, cf, inner); k != 0 {
+		if k := luGetrf1(n, n, m, a.LD, piv, cf, inner, x.Driver); k != 0 {
 			info[i] = int32(k)
 			return
 		}
@@ -169,7 +169,10 @@ func luComplex[T core.Scalar]() bool {
 // luInner is how many goroutines share one matrix: all the workers the
 // batch leaves idle, when the matrix is large enough to be worth splitting.
 func luInner(x Exec, count, n int) int {
-	if w := x.workers(); count > 0 && count < w && n >= luParallelMin {
+	if x.Driver == DriverUnblocked {
+		return 1
+	}
+	if w := x.workers(); count > 0 && count < w && (n >= luParallelMin || x.Driver == DriverBlocked) {
 		return w / count
 	}
 	return 1

@@ -44,10 +44,10 @@ const (
 	luParallelMin = 256
 )
 
-// luGetrf1 factors one m×n matrix with whichever driver suits its size,
-// using up to inner goroutines, and returns LAPACK's info.
-func luGetrf1[T core.Scalar](m, n int, a []T, lda int, piv []int32, cf bool, inner int) int {
-	if inner > 1 || min(m, n) >= luBlockedMin {
+// luGetrf1 factors one m×n matrix with driver d (DriverAuto: whichever
+// suits its size), using up to inner goroutines, and returns LAPACK's info.
+func luGetrf1[T core.Scalar](m, n int, a []T, lda int, piv []int32, cf bool, inner int, d Driver) int {
+	if d == DriverBlocked || d == DriverAuto && (inner > 1 || min(m, n) >= luBlockedMin) {
 		return luGetrfBlocked(m, n, a, lda, piv, cf, inner)
 	}
 	return luGetf2(m, n, a, lda, piv, cf)

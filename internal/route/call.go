@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/batchlas/batchlas/internal/core"
+	"github.com/batchlas/batchlas/internal/cuda"
 )
 
 // Device describes where a call runs: its table key and what CanRun needs to
@@ -178,4 +179,19 @@ func TransKey(t core.Transpose) string {
 		return "C"
 	}
 	return "N"
+}
+
+// Host is the CPU as a routing device.
+func Host() Device { return Device{Key: "cpu"} }
+
+// CUDADevice describes GPU d for routing; Vendor reports whether cuBLAS and
+// cuSOLVER both load.
+func CUDADevice(d *cuda.Device) Device {
+	return Device{
+		Key:                d.Arch(),
+		Vendor:             cuda.CUBLASAvailable() == nil && cuda.CUSOLVERAvailable() == nil,
+		SharedMemPerBlock:  d.MaxSharedPerBlockOptin,
+		MaxThreadsPerBlock: d.MaxThreadsPerBlock,
+		Multiprocessors:    d.SMs,
+	}
 }

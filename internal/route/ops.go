@@ -3,6 +3,8 @@ package route
 import (
 	"errors"
 	"fmt"
+
+	potrfgpu "github.com/batchlas/batchlas/internal/gpu/potrf"
 )
 
 // The ops batchlas routes and their candidates today. A native tier joins an
@@ -25,12 +27,24 @@ func Builtin() []*Op {
 			{Name: "cpu", CanRun: cpuCanRun},
 		}
 	}
+	// The cpu engine's two factorization drivers (cpu.Driver): the
+	// unblocked kernel per matrix, or the blocked driver that also shares a
+	// matrix among the workers a small batch leaves idle.
+	cpuDrivers := []Candidate{
+		{Name: "cpu:unblocked", CanRun: cpuCanRun},
+		{Name: "cpu:blocked", CanRun: cpuCanRun},
+	}
 	return []*Op{
-		{Name: "potrf", Keys: []Key{uplo, n3, batch}, Candidates: both(vendorCanRun)},
+		{Name: "potrf", Keys: []Key{uplo, n3, batch}, Candidates: append([]Candidate{
+			{Name: "native:tiny", CanRun: nativeUpTo(potrfgpu.MaxN)},
+			{Name: "vendor", CanRun: vendorCanRun},
+		}, cpuDrivers...)},
 		{Name: "potrs", Keys: []Key{uplo, n2, nrhs, batch}, Candidates: both(vendorCanRun)},
 		{Name: "posv", Keys: []Key{uplo, n3, nrhs, batch}, Candidates: both(vendorCanRun)},
 		// getrf takes m×n matrices; m and n share the n³ weight.
-		{Name: "getrf", Keys: []Key{{Name: "m", Weight: 1.5}, {Name: "n", Weight: 1.5}, batch}, Candidates: both(vendorSquare)},
+		{Name: "getrf", Keys: []Key{{Name: "m", Weight: 1.5}, {Name: "n", Weight: 1.5}, batch}, Candidates: append([]Candidate{
+			{Name: "vendor", CanRun: vendorSquare},
+		}, cpuDrivers...)},
 		{Name: "getrs", Keys: []Key{trans, n2, nrhs, batch}, Candidates: both(vendorCanRun)},
 		{Name: "getri", Keys: []Key{n3, batch}, Candidates: both(vendorCanRun)},
 		{Name: "gesv", Keys: []Key{n3, nrhs, batch}, Candidates: both(vendorCanRun)},
@@ -50,6 +64,20 @@ func cpuCanRun(c Call) error {
 		return fmt.Errorf("the cpu engine works on host memory; the batch is on %s", c.Device.Key)
 	}
 	return nil
+}
+
+// nativeUpTo accepts calls on a GPU of order n ≤ limit: a native kernel
+// tier that covers every type and both triangles up to its ceiling.
+func nativeUpTo(limit int) func(Call) error {
+	return func(c Call) error {
+		if !c.Device.GPU() {
+			return errors.New("native kernels run on a GPU")
+		}
+		if c.N > limit {
+			return fmt.Errorf("the tier factors n ≤ %d, not %d", limit, c.N)
+		}
+		return nil
+	}
 }
 
 func vendorCanRun(c Call) error {

@@ -384,3 +384,19 @@ func (row *Row) keyText(keys []string) string {
 	}
 	return b.String()
 }
+
+// Empty reports whether call is empty work, which needs no decision: one of
+// its op's integer keys is below 1 (n = 0, batch = 0, ...). An unknown op is
+// not empty; Choose reports it.
+func (r *Router) Empty(call Call) bool {
+	op := r.ops[call.Op]
+	if op == nil {
+		return false
+	}
+	for _, k := range op.Keys {
+		if d := keyDefs[k.Name]; !d.exact && d.get(&call) < 1 {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,276 @@
+package batchlas_test
+
+import (
+	"errors"
+	"math/cmplx"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/batchlas/batchlas"
+)
+
+// spdBatch returns count n×n Hermitian positive definite matrices, packed.
+func spdBatch[T batchlas.Scalar](n, count int, seed uint64) []T {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	out := make([]T, n*n*count)
+	for m := range count {
+		a := out[m*n*n:][:n*n]
+		g := make([]complex128, n*n)
+		for i := range g {
+			g[i] = complex(rng.NormFloat64(), rng.NormFloat64())
+		}
+		for j := range n {
+			for i := range n {
+				var s complex128
+				for k := range n {
+					s += g[i+k*n] * cmplx.Conj(g[j+k*n])
+				}
+				if i == j {
+					s = complex(real(s)+float64(n), 0)
+				}
+				a[i+j*n] = scalar[T](real(s), imag(s))
+			}
+		}
+	}
+	return out
+}
+
+// maxDiff is the largest |x − y| over the uplo triangles of two batches of
+// n×n matrices, relative to the largest |x|.
+func maxDiff[T batchlas.Scalar](x, y []T, n int, uplo batchlas.Uplo) float64 {
+	var diff, size float64
+	for m := 0; m < len(x)/(n*n); m++ {
+		for j := range n {
+			for i := range n {
+				if (uplo == batchlas.Lower) != (i >= j) && i != j {
+					continue
+				}
+				k := m*n*n + i + j*n
+				diff = max(diff, cmplx.Abs(complex128(toC(x[k]))-toC(y[k])))
+				size = max(size, cmplx.Abs(toC(x[k])))
+			}
+		}
+	}
+	return diff / size
+}
+
+func toC[T batchlas.Scalar](v T) complex128 {
+	switch v := any(v).(type) {
+	case float32:
+		return complex(float64(v), 0)
+	case float64:
+		return complex(v, 0)
+	case complex64:
+		return complex128(v)
+	case complex128:
+		return v
+	}
+	panic("unreachable")
+}
+
+// potrfWith factors a copy of host on dev with opts and returns the result
+// and the error of the call (not of Wait, which must succeed).
+func potrfWith[T batchlas.Scalar](t *testing.T, q *batchlas.Queue, uplo batchlas.Uplo, n, count int, host []T, opts ...batchlas.CallOption) ([]T, error) {
+	t.Helper()
+	a := must[*batchlas.Batch[T]](t)(batchlas.NewBatch[T](q.Device(), n, n, count))
+	defer a.Free()
+	if err := a.Upload(q, host); err != nil {
+		t.Fatal(err)
+	}
+	info := must[*batchlas.Info](t)(batchlas.NewInfo(q.Device(), count))
+	callErr := batchlas.Potrf(q, uplo, a, info, opts...)
+	out := make([]T, len(host))
+	if err := a.Download(q, out); err != nil {
+		t.Fatal(err)
+	}
+	if err := q.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	got, err := info.Values(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if callErr == nil && slices.ContainsFunc(got, func(v int32) bool { return v != 0 }) {
+		t.Fatalf("info %v for SPD input", got)
+	}
+	return out, callErr
+}
+
+// TestRoutePins: pins in code, on the queue and in the environment, and
+// their errors, on the CPU (no GPU needed).
+func TestRoutePins(t *testing.T) {
+	const n, count = 12, 5
+	dev, q := cpuQueue(t)
+	host := spdBatch[float64](n, count, 1)
+	want, err := potrfWith(t, q, batchlas.Lower, n, count, host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Both drivers of the cpu engine, pinned per call, agree with auto.
+	for _, pin := range []string{"auto", "cpu", "cpu:unblocked", "cpu:blocked"} {
+		got, err := potrfWith(t, q, batchlas.Lower, n, count, host, batchlas.Route(pin))
+		if err != nil {
+			t.Errorf("pin %s: %v", pin, err)
+		} else if d := maxDiff(got, want, n, batchlas.Lower); d > 1e-13 {
+			t.Errorf("pin %s: differs from auto by %g", pin, d)
+		}
+	}
+	// Pins that cannot run are errors, and the batch is left alone.
+	for pin, want := range map[string]error{
+		"vendor":         batchlas.ErrUnsupported, // no GPU under a CPU queue
+		"native":         batchlas.ErrUnsupported,
+		"native:nope":    batchlas.ErrUnsupported, // no such candidate
+		"cpu:unblocked!": batchlas.ErrArgument,    // misspelt
+		"gpu":            batchlas.ErrArgument,
+	} {
+		got, err := potrfWith(t, q, batchlas.Lower, n, count, host, batchlas.Route(pin))
+		if !errors.Is(err, want) {
+			t.Errorf("pin %q: %v, want %v", pin, err, want)
+		}
+		if !slices.Equal(got, host) {
+			t.Errorf("pin %q: the refused call changed the batch", pin)
+		}
+	}
+
+	// A queue's pin applies to its calls; a call's own pin wins.
+	qv, err := dev.NewQueue(batchlas.WithRoute("Potrf", "vendor"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := potrfWith(t, qv, batchlas.Lower, n, count, host); !errors.Is(err, batchlas.ErrUnsupported) {
+		t.Errorf("queue pinned to vendor: %v", err)
+	}
+	if _, err := potrfWith(t, qv, batchlas.Lower, n, count, host, batchlas.Route("cpu")); err != nil {
+		t.Errorf("call pin over queue pin: %v", err)
+	}
+	for _, opt := range []batchlas.QueueOption{batchlas.WithRoute("potrfx", "cpu"), batchlas.WithRoute("getrf", "cpu:")} {
+		if _, err := dev.NewQueue(opt); !errors.Is(err, batchlas.ErrArgument) {
+			t.Errorf("bad WithRoute: %v", err)
+		}
+	}
+
+	// BATCHLAS_<OP>_ROUTE pins every call without a pin in code; "auto"
+	// in code ignores it.
+	t.Setenv("BATCHLAS_POTRF_ROUTE", "vendor")
+	if _, err := potrfWith(t, q, batchlas.Lower, n, count, host); !errors.Is(err, batchlas.ErrUnsupported) {
+		t.Errorf("environment pin to vendor: %v", err)
+	}
+	if _, err := potrfWith(t, q, batchlas.Lower, n, count, host, batchlas.Route("auto")); err != nil {
+		t.Errorf("auto in code over the environment: %v", err)
+	}
+	t.Setenv("BATCHLAS_POTRF_ROUTE", "")
+
+	// Empty work needs no decision, so even a pin that could not run is
+	// not consulted.
+	empty := must[*batchlas.Batch[float64]](t)(batchlas.NewBatch[float64](dev, n, n, 0))
+	if err := batchlas.Potrf(q, batchlas.Lower, empty, nil, batchlas.Route("vendor")); err != nil {
+		t.Errorf("empty batch: %v", err)
+	}
+}
+
+// TestRouteEveryOp: every op accepts a pin and refuses one that cannot run,
+// so no op bypasses the router.
+func TestRouteEveryOp(t *testing.T) {
+	const n = 4
+	dev, q := cpuQueue(t)
+	newB := func(r, c int) *batchlas.Batch[float64] {
+		b := must[*batchlas.Batch[float64]](t)(batchlas.NewBatch[float64](dev, r, c, 2))
+		if err := b.Upload(q, spdBatch[float64](n, 2, 3)[:r*c*2]); err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	a, b, c := newB(n, n), newB(n, n), newB(n, n)
+	piv := must[*batchlas.Pivots](t)(batchlas.NewPivots(dev, n, 2))
+	vendor := batchlas.Route("vendor")
+	ops := map[string]func(...batchlas.CallOption) error{
+		"Potrf": func(o ...batchlas.CallOption) error { return batchlas.Potrf(q, batchlas.Lower, a, nil, o...) },
+		"Potrs": func(o ...batchlas.CallOption) error { return batchlas.Potrs(q, batchlas.Lower, a, b, o...) },
+		"Posv":  func(o ...batchlas.CallOption) error { return batchlas.Posv(q, batchlas.Lower, a, b, nil, o...) },
+		"Getrf": func(o ...batchlas.CallOption) error { return batchlas.Getrf(q, a, piv, nil, o...) },
+		"Getrs": func(o ...batchlas.CallOption) error { return batchlas.Getrs(q, batchlas.NoTrans, a, piv, b, o...) },
+		"Getri": func(o ...batchlas.CallOption) error { return batchlas.Getri(q, a, piv, nil, o...) },
+		"Gesv":  func(o ...batchlas.CallOption) error { return batchlas.Gesv(q, a, piv, b, nil, o...) },
+		"Inv":   func(o ...batchlas.CallOption) error { return batchlas.Inv(q, a, c, nil, o...) },
+		"Gemm": func(o ...batchlas.CallOption) error {
+			return batchlas.Gemm(q, batchlas.NoTrans, batchlas.Trans, 1, a, b, 0, c, o...)
+		},
+		"Trsm": func(o ...batchlas.CallOption) error {
+			return batchlas.Trsm(q, batchlas.Left, batchlas.Lower, batchlas.NoTrans, batchlas.NonUnit, 1, a, b, o...)
+		},
+		"Trmm": func(o ...batchlas.CallOption) error {
+			return batchlas.Trmm(q, batchlas.Right, batchlas.Upper, batchlas.ConjTrans, batchlas.Unit, 1, a, b, o...)
+		},
+		"Syrk": func(o ...batchlas.CallOption) error {
+			return batchlas.Syrk(q, batchlas.Upper, batchlas.Trans, 1, a, 0, c, o...)
+		},
+		"Herk": func(o ...batchlas.CallOption) error {
+			return batchlas.Herk(q, batchlas.Lower, batchlas.NoTrans, 1, a, 0, c, o...)
+		},
+	}
+	for name, run := range ops {
+		if err := run(vendor); !errors.Is(err, batchlas.ErrUnsupported) {
+			t.Errorf("%s pinned to vendor on the CPU: %v", name, err)
+		}
+		if err := run(batchlas.Route("cpu")); err != nil {
+			t.Errorf("%s pinned to cpu: %v", name, err)
+		}
+	}
+	_ = q.Wait() // the inputs are not all valid for every op; only routing is tested
+}
+
+// TestRouteGPUCandidates runs every GPU candidate of Potrf that can take the
+// call, pinned, against the CPU engine.
+func TestRouteGPUCandidates(t *testing.T) {
+	gpu, err := batchlas.OpenDevice("cuda")
+	if err != nil {
+		t.Skipf("no GPU: %v", err)
+	}
+	_, cq := cpuQueue(t)
+	q := must[*batchlas.Queue](t)(gpu.NewQueue())
+	defer q.Close()
+	t.Run("float32", func(t *testing.T) { routeGPU[float32](t, q, cq) })
+	t.Run("complex128", func(t *testing.T) { routeGPU[complex128](t, q, cq) })
+}
+
+func routeGPU[T batchlas.Scalar](t *testing.T, q, cq *batchlas.Queue) {
+	tol := 1e-4
+	if isDouble[T]() {
+		tol = 1e-12
+	}
+	for _, n := range []int{1, 8, 20, 32} {
+		for _, uplo := range []batchlas.Uplo{batchlas.Lower, batchlas.Upper} {
+			host := spdBatch[T](n, 33, uint64(n))
+			want, err := potrfWith(t, cq, uplo, n, 33, host)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, pin := range []string{"native:tiny", "vendor", "native", "auto"} {
+				got, err := potrfWith(t, q, uplo, n, 33, host, batchlas.Route(pin))
+				if err != nil {
+					t.Errorf("n=%d %v %s: %v", n, uplo, pin, err)
+					continue
+				}
+				if d := maxDiff(got, want, n, uplo); !(d <= tol) {
+					t.Errorf("n=%d %v %s: differs from the CPU by %g", n, uplo, pin, d)
+				}
+			}
+		}
+	}
+	// Beyond the tiny tier's ceiling a pin to it is refused.
+	host := spdBatch[T](33, 2, 1)
+	if _, err := potrfWith(t, q, batchlas.Lower, 33, 2, host, batchlas.Route("native:tiny")); !errors.Is(err, batchlas.ErrUnsupported) {
+		t.Errorf("native:tiny at n=33: %v", err)
+	}
+}
+
+func isDouble[T batchlas.Scalar]() bool {
+	var z T
+	switch any(z).(type) {
+	case float64, complex128:
+		return true
+	}
+	return false
+}
+
