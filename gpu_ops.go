@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/batchlas/batchlas/internal/cuda"
+	"github.com/batchlas/batchlas/internal/gpu/cholblocked"
 	"github.com/batchlas/batchlas/internal/gpu/fixup"
 	"github.com/batchlas/batchlas/internal/gpu/potrf"
 )
@@ -134,11 +135,33 @@ func gpuPotrf[T Scalar](q *Queue, name string, uplo Uplo, a *Batch[T], info *Inf
 		switch name {
 		case "native:tiny":
 			return potrf.Potrf[T](q.gpu.stream, uplo, a.rows, a.devPtr(), a.ld, int64(a.stride), a.count, st)
+		case "native:blocked":
+			return blockedPotrf(q, uplo, a, st, cholblocked.Options{})
+		case "native:blocked:prec=tf32x3":
+			return blockedPotrf(q, uplo, a, st, cholblocked.Options{Precision: cholblocked.Split3TF32})
 		case "vendor":
 			return vendorPotrf(q, uplo, a, st)
 		}
 		return fmt.Errorf("%w: no GPU arm for candidate %q", ErrUnsupported, name)
 	})
+}
+
+// blockedPotrf factors with the native blocked driver, whose products are
+// cuBLAS calls on q's handle; its scratch is freed at Wait.
+func blockedPotrf[T Scalar](q *Queue, uplo Uplo, a *Batch[T], st cuda.DevicePtr, opt cholblocked.Options) error {
+	h, err := q.gpu.blasHandle()
+	if err != nil {
+		return err
+	}
+	bytes, err := cholblocked.WorkspaceSize(cuda.DTypeOf[T](), uplo, a.rows, a.count, opt)
+	if err != nil {
+		return err
+	}
+	ws, err := q.gpu.alloc(max(bytes, 1))
+	if err != nil {
+		return err
+	}
+	return cholblocked.Potrf[T](q.gpu.stream, h, uplo, a.rows, a.devPtr(), a.ld, int64(a.stride), a.count, st, cholblocked.Workspace{Ptr: ws, Bytes: bytes}, opt)
 }
 
 // vendorPotrf factors with cuSOLVER: the 64-bit single-matrix call for one

@@ -239,14 +239,21 @@ func routeGPU[T batchlas.Scalar](t *testing.T, q, cq *batchlas.Queue) {
 	if isDouble[T]() {
 		tol = 1e-12
 	}
-	for _, n := range []int{1, 8, 20, 32} {
+	for _, n := range []int{1, 8, 20, 32, 65, 200} {
 		for _, uplo := range []batchlas.Uplo{batchlas.Lower, batchlas.Upper} {
 			host := spdBatch[T](n, 33, uint64(n))
 			want, err := potrfWith(t, cq, uplo, n, 33, host)
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, pin := range []string{"native:tiny", "vendor", "native", "auto"} {
+			pins := []string{"native:tiny", "native:blocked", "vendor", "native", "auto"}
+			if !isDouble[T]() && !isComplex[T]() {
+				pins = append(pins, "native:blocked:prec=tf32x3")
+			}
+			for _, pin := range pins {
+				if pin == "native:tiny" && n > 32 {
+					continue
+				}
 				got, err := potrfWith(t, q, uplo, n, 33, host, batchlas.Route(pin))
 				if err != nil {
 					t.Errorf("n=%d %v %s: %v", n, uplo, pin, err)
@@ -258,11 +265,26 @@ func routeGPU[T batchlas.Scalar](t *testing.T, q, cq *batchlas.Queue) {
 			}
 		}
 	}
-	// Beyond the tiny tier's ceiling a pin to it is refused.
+	// Beyond the tiny tier's ceiling a pin to it is refused; the split
+	// precision products are for float32 only.
 	host := spdBatch[T](33, 2, 1)
 	if _, err := potrfWith(t, q, batchlas.Lower, 33, 2, host, batchlas.Route("native:tiny")); !errors.Is(err, batchlas.ErrUnsupported) {
 		t.Errorf("native:tiny at n=33: %v", err)
 	}
+	if isComplex[T]() {
+		if _, err := potrfWith(t, q, batchlas.Lower, 33, 2, host, batchlas.Route("native:blocked:prec=tf32x3")); !errors.Is(err, batchlas.ErrUnsupported) {
+			t.Errorf("tf32x3 for %T: %v", T(0), err)
+		}
+	}
+}
+
+func isComplex[T batchlas.Scalar]() bool {
+	var z T
+	switch any(z).(type) {
+	case complex64, complex128:
+		return true
+	}
+	return false
 }
 
 func isDouble[T batchlas.Scalar]() bool {
@@ -273,4 +295,3 @@ func isDouble[T batchlas.Scalar]() bool {
 	}
 	return false
 }
-

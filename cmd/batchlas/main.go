@@ -1,9 +1,12 @@
-// Command batchlas lists the devices batchlas can use and benchmarks its
-// ops against other implementations.
+// Command batchlas lists the devices batchlas can use, benchmarks its ops
+// against other implementations, measures routing tables and shows routing
+// decisions.
 //
 //	batchlas devices
 //	batchlas kernels [-device cuda:N]
 //	batchlas bench OP [flags]
+//	batchlas route OP --n N --batch B [flags]
+//	batchlas tune OP --n LIST --batch LIST [flags]
 //	batchlas help [command]
 package main
 
@@ -33,6 +36,8 @@ func commands() []command {
 		{"devices", "list the CPU and GPUs, or why a GPU cannot be used", runDevices, devicesUsage},
 		{"bench", "time an op on a batch, side by side with other implementations", runBench, benchUsage},
 		{"kernels", "compile and load the GPU kernels, list registers, local memory and compile time", runKernels, kernelsUsage},
+		{"route", "show which implementation a call would run and why, from the routing tables", runRoute, routeUsage},
+		{"tune", "measure every implementation of an op over a grid and write routing tables", runTune, tuneUsage},
 	}
 }
 

@@ -10,55 +10,76 @@ import (
 	"github.com/batchlas/batchlas/internal/core"
 )
 
-// The cpu and native arms run the op through the public API, as a user
-// would: one call on the whole batch, then Queue.Wait.
+// The arms other than gonum run the op through the public API, as a user
+// would: one call on the whole batch with batchlas.Route(pin), then
+// Queue.Wait.
 
-func setupCPU(cfg *Config, op *Op, in any) (runner, string, error) {
+// cpuDevice opens the CPU device: -device cpu:N picks the number of workers.
+func cpuDevice(cfg *Config) (*batchlas.Device, error) {
 	spec := "cpu"
 	if d := strings.ToLower(cfg.Device); strings.HasPrefix(d, "cpu") {
-		spec = d // "cpu:N" picks the number of workers
+		spec = d
 	}
-	dev, err := batchlas.OpenDevice(spec)
-	if err != nil {
-		return nil, "", err
-	}
-	return setupAPI(dev, op, in)
+	return batchlas.OpenDevice(spec)
 }
 
-func setupNative(cfg *Config, op *Op, in any) (runner, string, error) {
+// gpuDevice opens the GPU named by -device ("auto" means cuda), or says
+// why it cannot as a *SkipError.
+func gpuDevice(cfg *Config) (*batchlas.Device, error) {
 	spec := strings.ToLower(cfg.Device)
 	if spec == "" || spec == "auto" {
 		spec = "cuda"
 	}
 	if strings.HasPrefix(spec, "cpu") {
-		return nil, "", skipf("-device %s is not a GPU", cfg.Device)
+		return nil, skipf("-device %s is not a GPU", cfg.Device)
 	}
 	dev, err := batchlas.OpenDevice(spec)
 	if err != nil {
-		return nil, "", skipf("%v", err)
+		return nil, skipf("%v", err)
 	}
-	return setupAPI(dev, op, in)
+	return dev, nil
 }
 
-func setupAPI(dev *batchlas.Device, op *Op, in any) (runner, string, error) {
+func setupCPU(cfg *Config, op *Op, in any, pin string) (runner, string, error) {
+	dev, err := cpuDevice(cfg)
+	if err != nil {
+		return nil, "", err
+	}
+	return setupAPI(dev, op, in, pin)
+}
+
+func setupGPU(cfg *Config, op *Op, in any, pin string) (runner, string, error) {
+	dev, err := gpuDevice(cfg)
+	if err != nil {
+		return nil, "", err
+	}
+	return setupAPI(dev, op, in, pin)
+}
+
+func setupAPI(dev *batchlas.Device, op *Op, in any, pin string) (runner, string, error) {
 	var r runner
 	var err error
 	switch in := in.(type) {
 	case *inputs[float32]:
-		r, err = newAPIRunner(dev, op, in)
+		r, err = newAPIRunner(dev, op, in, pin)
 	case *inputs[float64]:
-		r, err = newAPIRunner(dev, op, in)
+		r, err = newAPIRunner(dev, op, in, pin)
 	case *inputs[complex64]:
-		r, err = newAPIRunner(dev, op, in)
+		r, err = newAPIRunner(dev, op, in, pin)
 	case *inputs[complex128]:
-		r, err = newAPIRunner(dev, op, in)
+		r, err = newAPIRunner(dev, op, in, pin)
 	default:
 		panic(fmt.Sprintf("bench: inputs of type %T", in))
 	}
 	if err != nil {
 		return nil, "", unsupportedAsSkip(err)
 	}
-	return r, fmt.Sprintf("batchlas %s (%s), public API", dev, dev.Name()), nil
+	return r, apiAbout(dev, pin), nil
+}
+
+// apiAbout describes a public-API arm for the header.
+func apiAbout(dev *batchlas.Device, pin string) string {
+	return fmt.Sprintf("batchlas %s (%s), public API, batchlas.Route(%q) on every call", dev, dev.Name(), pin)
 }
 
 // unsupportedAsSkip turns "this device cannot run this op" into a skip.
@@ -84,7 +105,7 @@ type apiRunner[T core.Scalar] struct {
 	da, db *batchlas.Batch[T]
 }
 
-func newAPIRunner[T core.Scalar](dev *batchlas.Device, op *Op, in *inputs[T]) (_ *apiRunner[T], err error) {
+func newAPIRunner[T core.Scalar](dev *batchlas.Device, op *Op, in *inputs[T], pin string) (_ *apiRunner[T], err error) {
 	q, err := dev.NewQueue()
 	if err != nil {
 		return nil, err
@@ -134,55 +155,58 @@ func newAPIRunner[T core.Scalar](dev *batchlas.Device, op *Op, in *inputs[T]) (_
 		}
 	}
 
-	// Ops that start from a factorization get it here, untimed, from this
-	// same arm.
+	// Ops that start from a factorization get it here, untimed, on this
+	// arm's device with routing auto: the pin is for the timed op, which may
+	// have candidates the factorization lacks.
+	auto := batchlas.Route("auto")
 	switch op.Name {
 	case "potrs":
-		err = r.prepare("Potrf", func() error { return batchlas.Potrf(q, batchlas.Lower, r.a, r.info) })
+		err = r.prepare("Potrf", func() error { return batchlas.Potrf(q, batchlas.Lower, r.a, r.info, auto) })
 	case "getrs", "getri":
-		err = r.prepare("Getrf", func() error { return batchlas.Getrf(q, r.a, r.pivots, r.info) })
+		err = r.prepare("Getrf", func() error { return batchlas.Getrf(q, r.a, r.pivots, r.info, auto) })
 	}
 	if err != nil {
 		return nil, err
 	}
 
 	a, b, c, piv, info := r.a, r.b, r.c, r.pivots, r.info
+	route := batchlas.Route(pin)
 	switch op.Name {
 	case "potrf":
 		r.pa = in.a
-		r.run = func() error { return batchlas.Potrf(q, batchlas.Lower, a, info) }
+		r.run = func() error { return batchlas.Potrf(q, batchlas.Lower, a, info, route) }
 	case "potrs":
 		r.pb = in.b
-		r.run = func() error { return batchlas.Potrs(q, batchlas.Lower, a, b) }
+		r.run = func() error { return batchlas.Potrs(q, batchlas.Lower, a, b, route) }
 	case "posv":
 		r.pa, r.pb = in.a, in.b
-		r.run = func() error { return batchlas.Posv(q, batchlas.Lower, a, b, info) }
+		r.run = func() error { return batchlas.Posv(q, batchlas.Lower, a, b, info, route) }
 	case "getrf":
 		r.pa = in.a
-		r.run = func() error { return batchlas.Getrf(q, a, piv, info) }
+		r.run = func() error { return batchlas.Getrf(q, a, piv, info, route) }
 	case "getrs":
 		r.pb = in.b
-		r.run = func() error { return batchlas.Getrs(q, batchlas.NoTrans, a, piv, b) }
+		r.run = func() error { return batchlas.Getrs(q, batchlas.NoTrans, a, piv, b, route) }
 	case "gesv":
 		r.pa, r.pb = in.a, in.b
-		r.run = func() error { return batchlas.Gesv(q, a, piv, b, info) }
+		r.run = func() error { return batchlas.Gesv(q, a, piv, b, info, route) }
 	case "getri":
 		r.pa = make([]T, len(in.a))
 		if err := a.Download(q, r.pa); err != nil {
 			return nil, err
 		}
-		r.run = func() error { return batchlas.Getri(q, a, piv, info) }
+		r.run = func() error { return batchlas.Getri(q, a, piv, info, route) }
 	case "inv":
-		r.run = func() error { return batchlas.Inv(q, a, c, info) }
+		r.run = func() error { return batchlas.Inv(q, a, c, info, route) }
 	case "gemm":
-		r.run = func() error { return batchlas.Gemm(q, batchlas.NoTrans, batchlas.NoTrans, 1, a, b, 0, c) }
+		r.run = func() error { return batchlas.Gemm(q, batchlas.NoTrans, batchlas.NoTrans, 1, a, b, 0, c, route) }
 	case "trsm":
 		r.pb = in.b
 		r.run = func() error {
-			return batchlas.Trsm(q, batchlas.Left, batchlas.Lower, batchlas.NoTrans, batchlas.NonUnit, 1, a, b)
+			return batchlas.Trsm(q, batchlas.Left, batchlas.Lower, batchlas.NoTrans, batchlas.NonUnit, 1, a, b, route)
 		}
 	case "syrk":
-		r.run = func() error { return batchlas.Syrk(q, batchlas.Lower, batchlas.NoTrans, 1, a, 0, c) }
+		r.run = func() error { return batchlas.Syrk(q, batchlas.Lower, batchlas.NoTrans, 1, a, 0, c, route) }
 	default:
 		return nil, fmt.Errorf("bench: no cpu arm for %s", op.Name)
 	}

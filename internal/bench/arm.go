@@ -3,7 +3,10 @@ package bench
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
+
+	"github.com/batchlas/batchlas/internal/route"
 )
 
 // runner is one arm set up for one case: it owns its copies of the operands.
@@ -26,10 +29,16 @@ type result struct {
 	pivots  []int32 // 1-based, as LAPACK
 }
 
-// armSpec is an implementation that bench can time.
+// armSpec is an implementation that bench can time: one of the fixed arms
+// (cpu, gonum, gonum-par) or a routing pin.
 type armSpec struct {
 	name string
 	doc  string
+	// pin is the route pin passed to every call of a public-API arm ("auto"
+	// for the cpu arm); "" for the gonum arms.
+	pin string
+	// gpu reports that the arm runs on the GPU named by Config.Device.
+	gpu bool
 	// setup prepares the arm for a case (in is an *inputs[T]) and returns a
 	// description for the header, or a *SkipError saying why it cannot run.
 	setup func(cfg *Config, op *Op, in any) (runner, string, error)
@@ -55,38 +64,81 @@ func asSkip(err error) (*SkipError, bool) {
 	return nil, false
 }
 
+// armSpecs are the fixed arms; every other arm name is a routing pin.
 var armSpecs = []armSpec{
-	{name: "cpu", doc: "batchlas on the CPU device, through the public API", setup: setupCPU},
+	{name: "cpu", doc: "batchlas on the CPU device through the public API, routing auto (the tables pick the CPU driver)",
+		pin: "auto", setup: func(cfg *Config, op *Op, in any) (runner, string, error) { return setupCPU(cfg, op, in, "auto") }},
 	{name: "gonum", doc: "gonum v0.17.0 LAPACK/BLAS, one call per matrix in a loop on one goroutine (float64 only)",
 		setup: func(cfg *Config, op *Op, in any) (runner, string, error) { return setupGonum(op, in, 1) }},
 	{name: "gonum-par", doc: "as gonum, with the matrices spread over GOMAXPROCS goroutines",
 		setup: func(cfg *Config, op *Op, in any) (runner, string, error) { return setupGonum(op, in, 0) }},
-	{name: "native", doc: "batchlas's own GPU kernels (none routed yet: skipped)", setup: func(*Config, *Op, any) (runner, string, error) {
-		return nil, "", skipf("no native GPU tier is routed yet; the GPU runs the vendor arm")
-	}},
-	{name: "vendor", doc: "cuBLAS/cuSOLVER batched calls on the GPU named by -device", setup: setupVendor},
 }
 
-func lookupArm(name string) *armSpec {
+// lookupArm returns the arm called name: a fixed arm, or a pin arm made for
+// a valid pin spelling (see pinArm); nil and the reason otherwise.
+func lookupArm(name string) (*armSpec, error) {
 	for i := range armSpecs {
 		if armSpecs[i].name == name {
-			return &armSpecs[i]
+			return &armSpecs[i], nil
 		}
 	}
-	return nil
+	return pinArm(name)
 }
 
-// ArmHelp describes the arms, one per line.
-func ArmHelp() string {
-	var b strings.Builder
-	for _, a := range armSpecs {
-		fmt.Fprintf(&b, "  %-10s %s\n", a.name, a.doc)
+// pinArm makes the arm that runs the op through the public API with
+// batchlas.Route(pin) on every call: on the CPU device for a cpu candidate
+// (cpu:blocked, cpu:unblocked), on the GPU named by -device for anything
+// else (auto, native, vendor, native:tiny ...). The spelling is checked with
+// route.ParsePin, and a candidate must belong to some op, so that a typo is
+// a usage error rather than a SKIP on every case.
+func pinArm(pin string) (*armSpec, error) {
+	p, err := route.ParsePin(pin)
+	if err != nil || pin == "" || strings.TrimSpace(pin) != pin {
+		return nil, fmt.Errorf("not a fixed arm (%s) nor a route pin", fixedArmNames())
 	}
-	return b.String()
+	if name, ok := p.Candidate(); ok && !slices.Contains(candidateNames(), name) {
+		return nil, fmt.Errorf("no op has the candidate %q (candidates: %s)", name, strings.Join(candidateNames(), ", "))
+	}
+	a := &armSpec{name: pin, pin: pin, gpu: true}
+	kind, _ := p.Kind()
+	switch {
+	case p.Auto():
+		a.doc = "routing auto on the GPU: the GPU's tables choose"
+	case kind == route.CPU:
+		a.gpu = false
+		a.doc = "the cpu candidate " + pin + " on the CPU device"
+	default:
+		if _, isCandidate := p.Candidate(); isCandidate {
+			a.doc = "the candidate " + pin + " on the GPU"
+		} else {
+			a.doc = "the fastest " + pin + " candidate on the GPU, by its tables"
+		}
+	}
+	a.doc += fmt.Sprintf(", batchlas.Route(%q) on every call", pin)
+	a.setup = func(cfg *Config, op *Op, in any) (runner, string, error) {
+		if a.gpu {
+			return setupGPU(cfg, op, in, pin)
+		}
+		return setupCPU(cfg, op, in, pin)
+	}
+	return a, nil
 }
 
-// ArmNames lists the arms, comma separated.
-func ArmNames() string {
+// candidateNames lists every candidate spelling of the routed ops, in the
+// ops' order, once each.
+func candidateNames() []string {
+	var names []string
+	for _, op := range route.Builtin() {
+		for _, c := range op.Candidates {
+			if !slices.Contains(names, c.Name) {
+				names = append(names, c.Name)
+			}
+		}
+	}
+	return names
+}
+
+func fixedArmNames() string {
 	names := make([]string, len(armSpecs))
 	for i, a := range armSpecs {
 		names[i] = a.name
@@ -94,12 +146,28 @@ func ArmNames() string {
 	return strings.Join(names, ", ")
 }
 
-// setupVendor runs the op through the public API on the GPU, which today
-// always takes the cuBLAS/cuSOLVER path (no native GPU tier is routed yet).
-func setupVendor(cfg *Config, op *Op, in any) (runner, string, error) {
-	r, desc, err := setupNative(cfg, op, in)
-	if err != nil {
-		return nil, "", err
+// ArmHelp describes the arms, one per line.
+func ArmHelp() string {
+	var b strings.Builder
+	for _, a := range armSpecs {
+		fmt.Fprintf(&b, "  %-12s %s\n", a.name, a.doc)
 	}
-	return r, desc + ", cuBLAS/cuSOLVER", nil
+	fmt.Fprintf(&b, "  %-12s %s\n", "auto", "the GPU named by -device, routing auto (its tables choose)")
+	fmt.Fprintf(&b, "  %-12s %s\n", "native", "the GPU, the fastest native kernel tier by the tables")
+	fmt.Fprintf(&b, "  %-12s %s\n", "vendor", "the GPU, cuBLAS/cuSOLVER")
+	fmt.Fprintf(&b, "  %-12s %s\n", "CANDIDATE", "one candidate: "+strings.Join(withoutVendor(candidateNames()), ", ")+";")
+	fmt.Fprintf(&b, "  %-12s %s\n", "", "cpu:* on the CPU device, the others on the GPU")
+	fmt.Fprintf(&b, "  Every arm but gonum runs through the public API with batchlas.Route(ARM) on\n")
+	fmt.Fprintf(&b, "  every call (cpu: Route(\"auto\") on the CPU device); a pin that cannot run a\n")
+	fmt.Fprintf(&b, "  case is reported as SKIP with the reason.\n")
+	return b.String()
+}
+
+// ArmNames lists the fixed arms and the pin forms, comma separated.
+func ArmNames() string {
+	return fixedArmNames() + ", or a route pin: auto, native, vendor, " + strings.Join(withoutVendor(candidateNames()), ", ")
+}
+
+func withoutVendor(names []string) []string {
+	return slices.DeleteFunc(slices.Clone(names), func(s string) bool { return s == "vendor" || s == "cpu" })
 }

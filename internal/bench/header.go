@@ -20,21 +20,27 @@ type header struct {
 	distinct int
 }
 
-func (h header) write(w io.Writer, arms []*armState) {
+// writeEnvironment writes the configuration lines and the comment lines
+// about the machine and the command.
+func writeEnvironment(w io.Writer, command string) {
 	fmt.Fprintf(w, "goos: %s\n", runtime.GOOS)
 	fmt.Fprintf(w, "goarch: %s\n", runtime.GOARCH)
 	fmt.Fprintf(w, "pkg: github.com/batchlas/batchlas\n")
 	if cpu := CPUModel(); cpu != "" {
 		fmt.Fprintf(w, "cpu: %s\n", cpu)
 	}
-	if h.cfg.Command != "" {
-		fmt.Fprintf(w, "# command: %s\n", h.cfg.Command)
+	if command != "" {
+		fmt.Fprintf(w, "# command: %s\n", command)
 	}
 	fmt.Fprintf(w, "# go: %s, GOMAXPROCS %d, %d CPUs", runtime.Version(), runtime.GOMAXPROCS(0), runtime.NumCPU())
 	if load := loadAverage(); load != "" {
 		fmt.Fprintf(w, ", load average %s before the run", load)
 	}
 	fmt.Fprintln(w)
+}
+
+// write writes the lines that describe the case and the arms.
+func (h header) write(w io.Writer, arms []*armState) {
 	op := fmt.Sprintf("# op: %s, %s", h.op.Name, h.op.Doc)
 	if h.op.RHS {
 		op += fmt.Sprintf(", nrhs %d", h.nrhs)
@@ -51,7 +57,7 @@ func (h header) write(w io.Writer, arms []*armState) {
 		fmt.Fprintf(w, "# timing: ns/op is one call on the whole batch; calls run back to back (the op does not read what it writes); a garbage collection runs before each repetition, outside the timer\n")
 	}
 	for _, a := range arms {
-		if a.about != "" && (a.spec.name == "vendor" || a.spec.name == "native") {
+		if a.about != "" && a.spec.gpu {
 			fmt.Fprintf(w, "# gpu arms: each call timed alone on the device with CUDA events, after writing 4× the L2 cache size to evict it; host-side launch cost counts only where it stalls the device\n")
 			break
 		}
@@ -60,8 +66,12 @@ func (h header) write(w io.Writer, arms []*armState) {
 	fmt.Fprintf(w, "# check: after warm-up and each repetition, matrices %v against a complex128 reference, scaled residual ≤ %d, every info 0\n",
 		checkIndices(h.cfg.Batch), Tolerance)
 	for _, a := range arms {
-		if a.about != "" {
+		switch {
+		case a.about == "" || a.skipped:
+		case a.calls > 0:
 			fmt.Fprintf(w, "# arm %s: %s, %d calls per repetition\n", a.spec.name, a.about, a.calls)
+		default:
+			fmt.Fprintf(w, "# arm %s: %s\n", a.spec.name, a.about)
 		}
 	}
 }

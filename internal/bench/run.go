@@ -13,23 +13,41 @@ import (
 	"github.com/batchlas/batchlas/internal/core"
 )
 
-// Config is one `batchlas bench` invocation.
+// Config is one `batchlas bench` invocation: one case (Op, N, Batch, NRHS)
+// or, with Suite, a named list of cases.
 type Config struct {
 	Op     string        // an op name, see Ops
 	Dtype  string        // float32, float64, complex64 or complex128
 	N      int           // matrix order
 	Batch  int           // matrices per call
 	NRHS   int           // right-hand sides; 0 means the op's default
-	Arms   []string      // arms in order; ratios are taken against earlier ones
-	Device string        // the device of the GPU arms, or cpu:N for the cpu arm
+	Arms   []string      // arms in order (see ArmHelp); ratios are taken against earlier ones
+	Device string        // the device of the GPU arms, or cpu:N for the cpu arms
 	Count  int           // repetitions per arm
 	Time   time.Duration // target time of one repetition
 	Seed   uint64
 
+	// Suite names a list of cases to run instead of one (see Suites). Op,
+	// N, Batch and NRHS must then be zero; Dtype "" takes the suite's
+	// default and no Arms its default arms for the device.
+	Suite string
+	// Cases, with a suite, is a regular expression that picks the cases
+	// whose names (Case.Name, "potrf/n=32/batch=4096") it matches.
+	Cases string
+
 	// Command is echoed in the header, so a result file says how it was made.
 	Command string
-	// Progress, when set, is called as set-up and repetitions finish.
+	// Progress, when set, is called as set-up and repetitions finish. With
+	// a suite, total grows as each case starts.
 	Progress func(done, total int)
+
+	// batchDivisor, when above 1, divides the batch of every suite case
+	// (at least 1 matrix remains): tests run the suites' machinery on
+	// small data with it.
+	batchDivisor int
+	// wrapGM, when set, wraps each cholesky-gpumode runner (a gmRunner[T]):
+	// tests break an arm on purpose with it.
+	wrapGM func(arm string, r any) any
 }
 
 // UsageError is a bad value in a Config: the command line is wrong.
@@ -45,18 +63,35 @@ var deviceSpec = regexp.MustCompile(`^(auto|cpu(:[1-9][0-9]*)?|(cuda|gpu)(:[0-9]
 
 // Validate checks the config without running anything.
 func (c *Config) Validate() error {
-	if LookupOp(c.Op) == nil {
-		return usagef("unknown op %q (want one of %s)", c.Op, OpNames())
-	}
-	if !slices.Contains(Dtypes, c.Dtype) {
-		return usagef("unknown dtype %q (want one of %s)", c.Dtype, strings.Join(Dtypes, ", "))
-	}
-	if len(c.Arms) == 0 {
-		return usagef("no arms given (want some of %s)", ArmNames())
+	if c.Suite != "" {
+		if err := c.validateSuite(); err != nil {
+			return err
+		}
+	} else {
+		if c.Cases != "" {
+			return usagef("-cases %q needs -suite", c.Cases)
+		}
+		if LookupOp(c.Op) == nil {
+			return usagef("unknown op %q (want one of %s)", c.Op, OpNames())
+		}
+		if !slices.Contains(Dtypes, c.Dtype) {
+			return usagef("unknown dtype %q (want one of %s)", c.Dtype, strings.Join(Dtypes, ", "))
+		}
+		if len(c.Arms) == 0 {
+			return usagef("no arms given (want some of %s)", ArmNames())
+		}
+		switch {
+		case c.N < 1:
+			return usagef("-n %d: want at least 1", c.N)
+		case c.Batch < 1:
+			return usagef("-batch %d: want at least 1", c.Batch)
+		case c.NRHS < 0:
+			return usagef("-nrhs %d: must not be negative", c.NRHS)
+		}
 	}
 	for i, a := range c.Arms {
-		if lookupArm(a) == nil {
-			return usagef("unknown arm %q (want some of %s)", a, ArmNames())
+		if _, err := lookupArm(a); err != nil {
+			return usagef("unknown arm %q: %v (want some of %s)", a, err, ArmNames())
 		}
 		if slices.Contains(c.Arms[:i], a) {
 			return usagef("arm %q is given twice", a)
@@ -66,12 +101,6 @@ func (c *Config) Validate() error {
 		return usagef("-device %q: want auto, cpu, cpu:N, cuda or cuda:N", c.Device)
 	}
 	switch {
-	case c.N < 1:
-		return usagef("-n %d: want at least 1", c.N)
-	case c.Batch < 1:
-		return usagef("-batch %d: want at least 1", c.Batch)
-	case c.NRHS < 0:
-		return usagef("-nrhs %d: must not be negative", c.NRHS)
 	case c.Count < 1:
 		return usagef("-count %d: want at least 1", c.Count)
 	case c.Time <= 0:
@@ -82,8 +111,30 @@ func (c *Config) Validate() error {
 
 // Outcome is what a run found.
 type Outcome struct {
-	Failed  []string // arms whose check failed or that broke while running
-	Skipped []string // arms that could not run, with the reason printed
+	Failed  []string // arms whose check failed or that broke while running (in any case of a suite)
+	Skipped []string // arms that could not run, with the reason printed (in every case of a suite)
+	// Arms has one entry per arm of the Config, in its order. For a suite,
+	// NsPerCall is the geometric mean of the arm's times over the cases it
+	// passed (the last row of the suite's table), Failed says it failed at
+	// least one case and Skipped is set when it ran none.
+	Arms []ArmResult
+	// Cases has one entry per case of a suite, in order; nil for one case.
+	Cases []CaseOutcome
+}
+
+// ArmResult is one arm's result. Only an arm that passed every check has a
+// time: NsPerCall is 0 for a failed or skipped arm.
+type ArmResult struct {
+	Arm       string
+	NsPerCall float64 // the median over repetitions of ns per whole-batch call
+	Failed    bool    // a check failed, or the arm broke while running
+	Skipped   string  // why the arm could not run; "" if it ran
+}
+
+// CaseOutcome is one case of a suite and each arm's result on it.
+type CaseOutcome struct {
+	Case Case
+	Arms []ArmResult // one per arm, in the Config's order
 }
 
 // armState is one arm during a run.
@@ -95,28 +146,89 @@ type armState struct {
 	times   []float64 // ns per call, one per repetition
 	dead    bool
 	skipped bool
+
+	skipReason string
 }
 
-// Run generates the case, times every arm and writes the results to w.
+// Run generates the case, times every arm and writes the results to w; with
+// Suite set it does so for each case of the suite and ends with a table.
 // The error is for what prevents running at all; failed and skipped arms
 // are in the outcome and in the output.
 func Run(cfg Config, w io.Writer) (Outcome, error) {
 	if err := cfg.Validate(); err != nil {
 		return Outcome{}, err
 	}
+	if cfg.Suite != "" {
+		return runSuite(cfg, w)
+	}
+	arms := make([]*armSpec, len(cfg.Arms))
+	for i, a := range cfg.Arms {
+		arms[i], _ = lookupArm(a)
+	}
+	prog := &progress{report: cfg.Progress}
+	res := runCaseOf(cfg, arms, w, caseOptions{env: true, ref: -1}, prog)
+	out := Outcome{Arms: res}
+	out.Failed, out.Skipped = failedSkipped(res)
+	return out, nil
+}
+
+// caseOptions say how runCase writes a case.
+type caseOptions struct {
+	env bool // write the environment lines first
+	ref int  // write the ratios of every arm to arm ref only; -1: of every pair
+}
+
+// runCaseOf runs one case of the bench timing with the element type of
+// cfg.Dtype.
+func runCaseOf(cfg Config, arms []*armSpec, w io.Writer, o caseOptions, prog *progress) []ArmResult {
 	switch cfg.Dtype {
 	case "float32":
-		return run[float32](cfg, w)
+		return runCase[float32](cfg, arms, w, o, prog)
 	case "float64":
-		return run[float64](cfg, w)
+		return runCase[float64](cfg, arms, w, o, prog)
 	case "complex64":
-		return run[complex64](cfg, w)
+		return runCase[complex64](cfg, arms, w, o, prog)
 	default:
-		return run[complex128](cfg, w)
+		return runCase[complex128](cfg, arms, w, o, prog)
 	}
 }
 
-func run[T core.Scalar](cfg Config, w io.Writer) (Outcome, error) {
+// failedSkipped lists the arms of res that failed and that skipped.
+func failedSkipped(res []ArmResult) (failed, skipped []string) {
+	for _, r := range res {
+		switch {
+		case r.Failed:
+			failed = append(failed, r.Arm)
+		case r.Skipped != "":
+			skipped = append(skipped, r.Arm)
+		}
+	}
+	return failed, skipped
+}
+
+// progress counts steps done out of a total that may grow.
+type progress struct {
+	done, total int
+	report      func(done, total int)
+}
+
+func (p *progress) add(steps int) {
+	p.total += steps
+	if p.report != nil {
+		p.report(p.done, p.total)
+	}
+}
+
+func (p *progress) step() {
+	p.done++
+	if p.report != nil {
+		p.report(p.done, p.total)
+	}
+}
+
+// runCase times one case with the bench timing: it writes the header, the
+// results and the ratios, and returns each arm's result.
+func runCase[T core.Scalar](cfg Config, specs []*armSpec, w io.Writer, o caseOptions, prog *progress) []ArmResult {
 	op := LookupOp(cfg.Op)
 	nrhs := cfg.NRHS
 	if !op.RHS {
@@ -124,24 +236,17 @@ func run[T core.Scalar](cfg Config, w io.Writer) (Outcome, error) {
 	} else if nrhs == 0 {
 		nrhs = op.DefaultNRHS(cfg.N)
 	}
-	var out Outcome
-	steps, total := 0, len(cfg.Arms)*(cfg.Count+1)+1
-	progress := func() {
-		steps++
-		if cfg.Progress != nil {
-			cfg.Progress(steps, total)
-		}
-	}
+	prog.add(len(specs)*(cfg.Count+1) + 1)
 
 	in := generate[T](op, cfg.N, nrhs, cfg.Batch, cfg.Seed)
-	progress()
+	prog.step()
 	name := benchName(op, cfg, nrhs)
 	hdr := header{cfg: cfg, op: op, nrhs: nrhs, distinct: in.distinct}
 	idx := checkIndices(cfg.Batch)
 
-	arms := make([]*armState, len(cfg.Arms))
-	for i, a := range cfg.Arms {
-		arms[i] = &armState{spec: lookupArm(a)}
+	arms := make([]*armState, len(specs))
+	for i, a := range specs {
+		arms[i] = &armState{spec: a}
 	}
 	defer func() {
 		for _, a := range arms {
@@ -168,15 +273,16 @@ func run[T core.Scalar](cfg Config, w io.Writer) (Outcome, error) {
 		}
 		switch s, isSkip := asSkip(err); {
 		case isSkip:
-			a.dead, a.skipped = true, true
+			a.dead, a.skipped, a.skipReason = true, true, s.Reason
 			notes = append(notes, fmt.Sprintf("--- SKIP: %s: %s", fullName(name, a.spec.name), s.Reason))
-			out.Skipped = append(out.Skipped, a.spec.name)
 		case err != nil:
 			a.dead = true
 			notes = append(notes, fmt.Sprintf("--- FAIL: %s: %v", fullName(name, a.spec.name), err))
-			out.Failed = append(out.Failed, a.spec.name)
 		}
-		progress()
+		prog.step()
+	}
+	if o.env {
+		writeEnvironment(w, cfg.Command)
 	}
 	hdr.write(w, arms)
 	for _, n := range notes {
@@ -194,7 +300,7 @@ func run[T core.Scalar](cfg Config, w io.Writer) (Outcome, error) {
 	for range cfg.Count {
 		for _, a := range arms {
 			if a.dead {
-				progress()
+				prog.step()
 				continue
 			}
 			ns, err := timeRepetition(a.r, a.calls)
@@ -203,23 +309,41 @@ func run[T core.Scalar](cfg Config, w io.Writer) (Outcome, error) {
 			}
 			if err != nil {
 				a.dead = true
+				a.times = nil
 				fmt.Fprintf(w, "--- FAIL: %s: %v\n", fullName(name, a.spec.name), err)
-				out.Failed = append(out.Failed, a.spec.name)
-				progress()
+				prog.step()
 				continue
 			}
 			a.times = append(a.times, ns)
 			fmt.Fprintln(w, resultLine(fullName(name, a.spec.name), width, a.calls, ns, bytes, flops))
-			progress()
+			prog.step()
 		}
 	}
 
 	for i, first := range arms {
-		for _, second := range arms[i+1:] {
-			fmt.Fprintln(w, ratioLine(first, second))
+		for j, second := range arms[i+1:] {
+			if o.ref < 0 || o.ref == i || o.ref == i+1+j {
+				fmt.Fprintln(w, ratioLine(first, second))
+			}
 		}
 	}
-	return out, nil
+	return armResults(arms)
+}
+
+// armResults is the outcome of each arm, in order.
+func armResults(arms []*armState) []ArmResult {
+	var out []ArmResult
+	for _, a := range arms {
+		res := ArmResult{Arm: a.spec.name, Failed: a.dead && !a.skipped}
+		switch {
+		case a.skipped:
+			res.Skipped = a.skipReason
+		case !a.dead && len(a.times) > 0:
+			res.NsPerCall = median(a.times)
+		}
+		out = append(out, res)
+	}
+	return out
 }
 
 func sizeOfElem[T core.Scalar]() uintptr {
@@ -383,17 +507,26 @@ func pretty(x float64, unit string) string {
 
 // ratioLine is the median time of the second arm over the first's.
 func ratioLine(first, second *armState) string {
-	label := second.spec.name + "/" + first.spec.name
-	for _, a := range []*armState{first, second} {
-		if len(a.times) == 0 {
-			why := "failed"
-			if a.skipped {
-				why = "skipped"
-			}
-			return fmt.Sprintf("ratio %s n/a (%s %s)", label, a.spec.name, why)
+	status := func(a *armState) string {
+		if a.skipped {
+			return "skipped"
 		}
+		return "failed"
 	}
-	return fmt.Sprintf("ratio %s %.2f", label, median(second.times)/median(first.times))
+	return ratioText(first.spec.name, second.spec.name, first.times, second.times, status(first), status(second))
+}
+
+// ratioText is "ratio second/first x", or n/a with the reason when an arm
+// has no times (why says what happened to it).
+func ratioText(first, second string, firstTimes, secondTimes []float64, firstWhy, secondWhy string) string {
+	label := second + "/" + first
+	switch {
+	case len(firstTimes) == 0:
+		return fmt.Sprintf("ratio %s n/a (%s %s)", label, first, firstWhy)
+	case len(secondTimes) == 0:
+		return fmt.Sprintf("ratio %s n/a (%s %s)", label, second, secondWhy)
+	}
+	return fmt.Sprintf("ratio %s %.2f", label, median(secondTimes)/median(firstTimes))
 }
 
 func median(x []float64) float64 {

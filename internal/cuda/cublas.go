@@ -49,6 +49,7 @@ var blasPatterns = [numBLASRoutines]string{
 type cublasAPI struct {
 	lib                                    *Library
 	create, destroy, setStream, getVersion symbol
+	gemmStridedBatchedEx                   symbol // one entry: the data types are arguments
 	typed                                  [numBLASRoutines][4]symbol
 }
 
@@ -73,6 +74,8 @@ func loadCUBLAS() (*cublasAPI, error) {
 			destroy:    bind(l, "cublasDestroy_v2"),
 			setStream:  bind(l, "cublasSetStream_v2"),
 			getVersion: bind(l, "cublasGetVersion_v2"),
+
+			gemmStridedBatchedEx: bind(l, "cublasGemmStridedBatchedEx"),
 		}
 		for r, pattern := range blasPatterns {
 			for d, name := range typedNames(pattern) {
@@ -247,6 +250,112 @@ func GemmStridedBatched[T core.Scalar](b *BLAS, transA, transB core.Transpose, m
 			uintptr(bm), uintptr(ldb), uintptr(strideB),
 			pb, uintptr(c), uintptr(ldc), uintptr(strideC),
 			uintptr(count)))
+	})
+}
+
+// ComputeType is a cublasComputeType_t: the arithmetic of a cuBLAS …Ex
+// routine. The values are those of cublas_api.h (CUDA 11.0 through 13.0).
+type ComputeType int32
+
+const (
+	// Compute32F is CUBLAS_COMPUTE_32F: FP32 arithmetic, for float32 and
+	// complex64 data.
+	Compute32F ComputeType = 68
+	// Compute32FPedantic is CUBLAS_COMPUTE_32F_PEDANTIC: FP32 with no
+	// reduced-precision shortcut of any kind.
+	Compute32FPedantic ComputeType = 69
+	// Compute64F is CUBLAS_COMPUTE_64F: FP64 arithmetic, for float64 and
+	// complex128 data.
+	Compute64F ComputeType = 70
+	// Compute32FFastTF32 is CUBLAS_COMPUTE_32F_FAST_TF32: float32 or
+	// complex64 data, inputs down-converted to TF32 (10 explicit mantissa
+	// bits) for the tensor cores, accumulation in FP32. Operands already
+	// representable in TF32 lose nothing in the conversion, which is what
+	// split-precision (3xTF32) products rely on.
+	Compute32FFastTF32 ComputeType = 77
+)
+
+// cublasGemmDefault is CUBLAS_GEMM_DEFAULT (cublasGemmAlgo_t): let cuBLAS
+// choose the kernel.
+const cublasGemmDefault = -1
+
+func (c ComputeType) String() string {
+	switch c {
+	case Compute32F:
+		return "CUBLAS_COMPUTE_32F"
+	case Compute32FPedantic:
+		return "CUBLAS_COMPUTE_32F_PEDANTIC"
+	case Compute64F:
+		return "CUBLAS_COMPUTE_64F"
+	case Compute32FFastTF32:
+		return "CUBLAS_COMPUTE_32F_FAST_TF32"
+	}
+	return fmt.Sprintf("cublasComputeType_t(%d)", int32(c))
+}
+
+// computeFits reports whether compute is a valid arithmetic for data of
+// type d; alpha and beta are then of d's own type.
+func computeFits(compute ComputeType, d DType) bool {
+	switch compute {
+	case Compute32F, Compute32FPedantic, Compute32FFastTF32:
+		return d == Float32 || d == Complex64
+	case Compute64F:
+		return d == Float64 || d == Complex128
+	}
+	return false
+}
+
+// GemmStridedBatchedEx is GemmStridedBatched with the arithmetic chosen by
+// compute (cublasGemmStridedBatchedEx, 23 arguments, algorithm
+// CUBLAS_GEMM_DEFAULT). A, B and C all hold T; alpha and beta are T, which
+// matches compute's scalar type: Compute32F* for float32 and complex64,
+// Compute64F for float64 and complex128 (anything else is an error wrapping
+// core.ErrArgument). With Compute32FFastTF32 the product runs on the tensor
+// cores with TF32 inputs.
+func GemmStridedBatchedEx[T core.Scalar](b *BLAS, compute ComputeType, transA, transB core.Transpose, m, n, k int,
+	alpha T, a DevicePtr, lda int, strideA int64,
+	bm DevicePtr, ldb int, strideB int64,
+	beta T, c DevicePtr, ldc int, strideC int64, count int) error {
+	const name = "GemmStridedBatchedEx"
+	dt := DTypeOf[T]()
+	if !computeFits(compute, dt) {
+		return fmt.Errorf("%w: %s: compute type %v does not apply to %v data", core.ErrArgument, name, compute, dt)
+	}
+	if b == nil || b.api == nil {
+		return errClosed
+	}
+	s := b.api.gemmStridedBatchedEx
+	if s.err != nil {
+		return s.err
+	}
+	ta, err := opCode(transA)
+	if err != nil {
+		return err
+	}
+	tb, err := opCode(transB)
+	if err != nil {
+		return err
+	}
+	if err := checkDims(name, "m,n,k,lda,ldb,ldc,count", m, n, k, lda, ldb, ldc, count); err != nil {
+		return err
+	}
+	if m == 0 || n == 0 || count == 0 {
+		return nil
+	}
+	var pin runtime.Pinner
+	defer pin.Unpin()
+	scalars := &[2]T{alpha, beta}
+	pin.Pin(scalars)
+	pa, pb := uintptr(unsafe.Pointer(&scalars[0])), uintptr(unsafe.Pointer(&scalars[1]))
+	ty := dt.dataType()
+	algo := int32(cublasGemmDefault)
+	return b.do(func() error {
+		return blasErr(s.name, call(s.addr, b.handle, ta, tb,
+			uintptr(m), uintptr(n), uintptr(k),
+			pa, uintptr(a), ty, uintptr(lda), uintptr(strideA),
+			uintptr(bm), ty, uintptr(ldb), uintptr(strideB),
+			pb, uintptr(c), ty, uintptr(ldc), uintptr(strideC),
+			uintptr(count), uintptr(compute), uintptr(algo)))
 	})
 }
 

@@ -2,6 +2,7 @@ package cuda
 
 import (
 	"errors"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -53,6 +54,72 @@ func testGemmStridedBatched[T core.Scalar](e *vtEnv) func(*testing.T) {
 			}
 		}
 		vtNear(t, "C", got, want, vtTol[T]())
+	}
+}
+
+// TestVendorGemmStridedBatchedEx runs the Ex binding with each compute type
+// that applies to each data type, against the same host reference as
+// GemmStridedBatched. FAST_TF32 rounds the inputs to 10 mantissa bits, so
+// it is held to a TF32 tolerance, and then fed operands that are exact in
+// TF32 (multiples of 1/64 in [-1, 1]), where it must be as accurate as FP32.
+func TestVendorGemmStridedBatchedEx(t *testing.T) {
+	e := vtSetup(t, true, false)
+	t.Run("float32/32F", testGemmEx[float32](e, Compute32F, false))
+	t.Run("float32/32F_FAST_TF32", testGemmEx[float32](e, Compute32FFastTF32, false))
+	t.Run("float32/32F_FAST_TF32/exact-inputs", testGemmEx[float32](e, Compute32FFastTF32, true))
+	t.Run("complex64/32F_FAST_TF32", testGemmEx[complex64](e, Compute32FFastTF32, false))
+	t.Run("float64/64F", testGemmEx[float64](e, Compute64F, false))
+	t.Run("complex128/64F", testGemmEx[complex128](e, Compute64F, false))
+	err := GemmStridedBatchedEx[float64](e.blas, Compute32FFastTF32, core.NoTrans, core.NoTrans, 1, 1, 1, 1, 0, 1, 1, 0, 1, 1, 0, 0, 1, 1, 1)
+	if !errors.Is(err, core.ErrArgument) {
+		t.Errorf("float64 data with FAST_TF32: %v, want ErrArgument", err)
+	}
+}
+
+func testGemmEx[T core.Scalar](e *vtEnv, compute ComputeType, tf32Inputs bool) func(*testing.T) {
+	return func(t *testing.T) {
+		rng := rand.New(rand.NewPCG(11, uint64(compute)))
+		const m, n, k = vtN, 4, 6
+		a := vtBatch[T](rng, k, m, vtLD, vtCount) // op(A) = Aᴴ is m×k
+		b := vtBatch[T](rng, k, n, vtLD, vtCount) // op(B) = B
+		c := vtBatch[T](rng, m, n, vtLD, vtCount)
+		if tf32Inputs {
+			for _, s := range []core.Strided[T]{a, b, c} {
+				for i := range s.Data {
+					z := vtC(s.Data[i])
+					s.Data[i] = vtT[T](complex(math.Round(real(z)*64)/64, math.Round(imag(z)*64)/64))
+				}
+			}
+		}
+		alpha, beta := vtT[T](0.75-0.25i), vtT[T](-0.5+0.5i)
+		if tf32Inputs {
+			alpha, beta = 1, 1
+		}
+		da, db, dc := vtDev(t, e, a.Data), vtDev(t, e, b.Data), vtDev(t, e, c.Data)
+		err := GemmStridedBatchedEx(e.blas, compute, core.ConjTrans, core.NoTrans, m, n, k,
+			alpha, da, vtLD, int64(a.Stride), db, vtLD, int64(b.Stride),
+			beta, dc, vtLD, int64(c.Stride), vtCount)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := vtWiden(vtBack[T](t, e, dc, len(c.Data)))
+		want := vtWiden(c.Data)
+		cx := core.IsComplex[T]()
+		for i := range vtCount {
+			opA, _, _ := vtOp(vtDense(a, i), k, m, core.ConjTrans, cx)
+			ab := vtMul(opA, vtDense(b, i), m, k, n)
+			for col := range n {
+				for row := range m {
+					w := &want[i*c.Stride+col*vtLD+row]
+					*w = vtC(alpha)*ab[row+col*m] + vtC(beta)**w
+				}
+			}
+		}
+		tol := vtTol[T]()
+		if compute == Compute32FFastTF32 && !tf32Inputs {
+			tol = 0x1p-8 * float64(k) // each input rounded or cut to 10 mantissa bits; a wrong binding misses by O(1)
+		}
+		vtNear(t, "C", got, want, tol)
 	}
 }
 

@@ -37,6 +37,31 @@ func TestVendorEnumCodes(t *testing.T) {
 			t.Errorf("%s = %d, want %d", c.name, c.got, c.want)
 		}
 	}
+	// cublasComputeType_t (cublas_api.h) and CUBLAS_GEMM_DEFAULT.
+	for _, c := range []struct {
+		got  ComputeType
+		want int32
+	}{{Compute32F, 68}, {Compute32FPedantic, 69}, {Compute64F, 70}, {Compute32FFastTF32, 77}} {
+		if int32(c.got) != c.want || strings.HasPrefix(c.got.String(), "cublasComputeType_t(") {
+			t.Errorf("%v = %d, want %d", c.got, int32(c.got), c.want)
+		}
+	}
+	if cublasGemmDefault != -1 {
+		t.Errorf("CUBLAS_GEMM_DEFAULT = %d, want -1", cublasGemmDefault)
+	}
+	for _, c := range []struct {
+		compute ComputeType
+		d       DType
+		ok      bool
+	}{
+		{Compute32FFastTF32, Float32, true}, {Compute32FFastTF32, Complex64, true}, {Compute32F, Float32, true},
+		{Compute32FFastTF32, Float64, false}, {Compute64F, Float32, false}, {Compute64F, Complex128, true},
+		{ComputeType(0), Float32, false},
+	} {
+		if computeFits(c.compute, c.d) != c.ok {
+			t.Errorf("computeFits(%v, %v) = %v", c.compute, c.d, !c.ok)
+		}
+	}
 	if _, err := opCode(core.Transpose(7)); !errors.Is(err, core.ErrArgument) {
 		t.Errorf("opCode(7): %v, want ErrArgument", err)
 	}
@@ -158,7 +183,7 @@ func TestVendorSymbols(t *testing.T) {
 		t.Logf("cuBLAS not checked: %v", err)
 	} else {
 		t.Logf("cuBLAS: %s", api.lib.Path)
-		for _, s := range []symbol{api.create, api.destroy, api.setStream, api.getVersion} {
+		for _, s := range []symbol{api.create, api.destroy, api.setStream, api.getVersion, api.gemmStridedBatchedEx} {
 			if s.err != nil {
 				t.Error(s.err)
 			}

@@ -32,10 +32,10 @@ L  256  8192   vendor 2400
 		d, err := r.Choose(route.Call{Op: "potrf", DType: "float32", Device: gpu, Uplo: "L", N: n, Batch: 5000}, "")
 		fmt.Println(d, err)
 	}
-	_, err = r.Choose(route.Call{Op: "potrf", DType: "float32", Device: gpu, Uplo: "L", N: 100, Batch: 5000}, "native")
+	_, err = r.Choose(route.Call{Op: "potrf", DType: "float32", Device: gpu, Uplo: "L", N: 100, Batch: 5000}, "native:tiny")
 	fmt.Println(err)
 	// Output:
 	// potrf float32 sm_90 uplo=L n=20 batch=5000 -> native:tiny: table; row tuned/potrf.float32.sm_90.txt:8 [uplo=L n=16 batch=8192] 40 µs <nil>
 	// potrf float32 sm_90 uplo=L n=100 batch=5000 -> vendor: table; row tuned/potrf.float32.sm_90.txt:9 [uplo=L n=256 batch=8192] 2400 µs <nil>
-	// batchlas: unsupported: route potrf float32 sm_90 uplo=L n=100 batch=5000: no native candidate (pinned by code) can run it: native:tiny: the tier factors n ≤ 32, not 100
+	// batchlas: unsupported: route potrf float32 sm_90 uplo=L n=100 batch=5000: pinned native:tiny (code) cannot run it: the tier factors n ≤ 32, not 100
 }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/batchlas/batchlas/internal/cuda"
+	"github.com/batchlas/batchlas/internal/gpu/cholblocked"
 	potrfgpu "github.com/batchlas/batchlas/internal/gpu/potrf"
 )
 
@@ -37,6 +39,8 @@ func Builtin() []*Op {
 	return []*Op{
 		{Name: "potrf", Keys: []Key{uplo, n3, batch}, Candidates: append([]Candidate{
 			{Name: "native:tiny", CanRun: nativeUpTo(potrfgpu.MaxN)},
+			{Name: "native:blocked", CanRun: blockedCanRun(cholblocked.Exact)},
+			{Name: "native:blocked:prec=tf32x3", CanRun: blockedCanRun(cholblocked.Split3TF32)},
 			{Name: "vendor", CanRun: vendorCanRun},
 		}, cpuDrivers...)},
 		{Name: "potrs", Keys: []Key{uplo, n2, nrhs, batch}, Candidates: both(vendorCanRun)},
@@ -78,6 +82,30 @@ func nativeUpTo(limit int) func(Call) error {
 		}
 		return nil
 	}
+}
+
+// blockedCanRun accepts calls the blocked Cholesky driver takes with
+// precision p; its products are cuBLAS calls.
+func blockedCanRun(p cholblocked.Precision) func(Call) error {
+	return func(c Call) error {
+		if err := vendorCanRun(c); err != nil {
+			return fmt.Errorf("the blocked driver's products: %w", err)
+		}
+		return cholblocked.CanRun(cudaDType(c.DType), c.N, cholblocked.Options{Precision: p})
+	}
+}
+
+// cudaDType is the kernel element type of a table dtype (checked by Call.check).
+func cudaDType(dtype string) cuda.DType {
+	switch dtype {
+	case "float64":
+		return cuda.Float64
+	case "complex64":
+		return cuda.Complex64
+	case "complex128":
+		return cuda.Complex128
+	}
+	return cuda.Float32
 }
 
 func vendorCanRun(c Call) error {

@@ -1,0 +1,228 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+
+	"github.com/batchlas/batchlas/internal/bench"
+	"github.com/batchlas/batchlas/internal/route"
+	"github.com/batchlas/batchlas/internal/tune"
+)
+
+type tuneOptions struct {
+	keys    keyFlags
+	out     string
+	resume  bool
+	heatmap string
+	time    time.Duration
+	count   int
+}
+
+func tuneFlags(o *tuneOptions) *flag.FlagSet {
+	fs := flag.NewFlagSet("tune", flag.ContinueOnError)
+	o.keys.register(fs, true)
+	fs.StringVar(&o.keys.device, "device", "auto", "where to measure: auto (the first GPU, else the CPU), cpu, cuda or cuda:N")
+	fs.StringVar(&o.out, "out", "tuned-out", "output folder: tables, index.txt, the journal and bench's log")
+	fs.BoolVar(&o.resume, "resume", false, "go on with the journal in --out: skip the points it holds")
+	fs.StringVar(&o.heatmap, "heatmap", "", "also write a PNG of best native time / vendor time by n and batch, per dtype")
+	fs.DurationVar(&o.time, "time", 200*time.Millisecond, "target duration of one repetition of one candidate")
+	fs.IntVar(&o.count, "count", 3, "repetitions per candidate and point (the time is their median)")
+	return fs
+}
+
+func tuneUsage(w io.Writer) {
+	var o tuneOptions
+	fs := tuneFlags(&o)
+	fs.SetOutput(w)
+	fmt.Fprintf(w, "Usage: batchlas tune OP --n LIST --batch LIST [flags]\n\n")
+	fmt.Fprintf(w, "Measures OP over a grid (every combination of the dtypes and key lists) on\n")
+	fmt.Fprintf(w, "one device: at each point, every candidate that can run the call there, timed\n")
+	fmt.Fprintf(w, "interleaved in one process by bench with each timed result checked against\n")
+	fmt.Fprintf(w, "the oracle. It writes one routing table per dtype, <op>.<dtype>.<device>.txt,\n")
+	fmt.Fprintf(w, "and index.txt into --out (see tuned/README.md): candidates fastest first in\n")
+	fmt.Fprintf(w, "µs per whole-batch call, \"-\" for one that failed the check. Try the tables\n")
+	fmt.Fprintf(w, "with BATCHLAS_TUNED_DIR=<out> before copying them into tuned/.\n\n")
+	fmt.Fprintf(w, "Each point is appended to <out>/<op>.<device>.journal as soon as it is\n")
+	fmt.Fprintf(w, "measured; after Ctrl-C (or a crash), --resume measures only the rest.\n\n")
+	fmt.Fprintf(w, "A LIST is %s.\n\n", tune.ListHelp)
+	var ops []string
+	for _, op := range route.Builtin() {
+		if bench.LookupOp(op.Name) != nil {
+			ops = append(ops, op.Name)
+		}
+	}
+	fmt.Fprintf(w, "OP is a routed op that bench can time:\n  %s.\n", strings.Join(ops, ", "))
+	fmt.Fprintf(w, "Bench times one form of each: square matrices (m = k = n), Lower, Left,\n")
+	fmt.Fprintf(w, "NoTrans; so uplo, side, trans and transb keep their first value and m, k\n")
+	fmt.Fprintf(w, "follow n.\n\n")
+	fmt.Fprintf(w, "Flags:\n")
+	fs.PrintDefaults()
+	fmt.Fprintf(w, "\nExamples:\n")
+	fmt.Fprintf(w, "  batchlas tune potrf --dtype float32,float64 --n 1:64,96:1024:x2 --batch 128:32768:x4 --heatmap potrf.png\n")
+	fmt.Fprintf(w, "  batchlas tune potrf --dtype float64 --n 8,16 --batch 64 --device cpu --time 20ms --count 2\n")
+}
+
+func runTune(args []string, stdout, stderr io.Writer) int {
+	var o tuneOptions
+	fs := tuneFlags(&o)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { tuneUsage(stderr) }
+	usageErr := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "batchlas tune: "+format+"\n", a...)
+		return exitUsage
+	}
+	name, extra, err := parseOp(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	if len(extra) > 0 {
+		return usageErr("unexpected argument %q (flags go after the op)", extra[0])
+	}
+	op, err := lookupOp(name)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	g, err := o.keys.grid(fs)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	if o.count < 1 || o.time <= 0 {
+		return usageErr("--count %d, --time %v: want a count ≥ 1 and a positive time", o.count, o.time)
+	}
+	dev, usage, err := pickDevice(o.keys.device, false)
+	if err != nil {
+		fmt.Fprintf(stderr, "batchlas tune: %v\n", err)
+		if usage {
+			return exitUsage
+		}
+		return exitFailure
+	}
+	source := "batchlas tune " + shellJoin(args)
+	cfg := tune.Config{
+		Op: op, Grid: g, Device: dev.route, Dir: o.out, Resume: o.resume, Source: source,
+		Bench: tune.BenchOptions{Device: dev.bench, Count: o.count, Time: o.time, Command: source},
+		Notes: []string{
+			fmt.Sprintf("Measured by batchlas tune on %s: the median of %d repetitions of about %v per", dev.about, o.count, o.time),
+			"candidate, interleaved; every timed result checked against the oracle (- failed).",
+		},
+		Report: func(r *tune.Record) {
+			var parts []string
+			for _, res := range r.Results {
+				switch {
+				case res.Skipped:
+					parts = append(parts, res.Name+" skipped")
+				case res.Failed:
+					parts = append(parts, res.Name+" FAIL")
+				default:
+					parts = append(parts, res.Name+" "+microsText(res.Micros)+" µs")
+				}
+			}
+			keys := strings.TrimPrefix(r.Point.Text(op), r.Point.DType+" ")
+			fmt.Fprintf(stdout, "%s %s %s %s: %s\n", op.Name, r.Point.DType, dev.route.Key, keys, strings.Join(parts, ", "))
+		},
+	}
+	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		bar := progressbar.NewOptions(1,
+			progressbar.OptionSetWriter(f),
+			progressbar.OptionSetDescription("tune "+op.Name),
+			progressbar.OptionClearOnFinish(),
+			progressbar.OptionSetElapsedTime(true),
+			progressbar.OptionShowCount(),
+		)
+		cfg.Progress = func(done, total int, point string) {
+			bar.ChangeMax(total)
+			bar.Describe("tune " + op.Name + " " + point)
+			bar.Set(done)
+		}
+		defer bar.Clear()
+	}
+
+	// The first Ctrl-C lets the point being measured finish, so that the
+	// journal ends on a whole point; a second one stops at once.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	interrupt := make(chan os.Signal, 1)
+	signal.Notify(interrupt, os.Interrupt)
+	finished := make(chan struct{})
+	defer close(finished)
+	go func() {
+		select {
+		case <-interrupt:
+			signal.Stop(interrupt)
+			fmt.Fprintf(stderr, "\nbatchlas tune: interrupted: finishing the point being measured (Ctrl-C again stops at once)\n")
+			cancel()
+		case <-finished:
+			signal.Stop(interrupt)
+		}
+	}()
+
+	fmt.Fprintf(stderr, "batchlas tune: %s on %s (%s) into %s\n", op.Name, dev.route.Key, dev.about, o.out)
+	s, err := tune.Run(ctx, cfg)
+	if err != nil {
+		fmt.Fprintf(stderr, "batchlas tune: %s\n", strings.TrimPrefix(err.Error(), "tune: "))
+		if tune.IsUsage(err) {
+			return exitUsage
+		}
+		return exitFailure
+	}
+	fmt.Fprintf(stdout, "%d points: %d measured, %d from the journal %s\n", s.Points, s.Measured, s.Resumed, s.Journal)
+	if len(s.Unrunnable) > 0 {
+		fmt.Fprintf(stdout, "%d points no candidate can run on %s, not measured (the first: %s)\n", len(s.Unrunnable), dev.route.Key, s.Unrunnable[0].Text(op))
+	}
+	if s.Outside > 0 {
+		fmt.Fprintf(stdout, "%d journal points are outside this grid and not in the tables\n", s.Outside)
+	}
+	for _, d := range s.Empty {
+		fmt.Fprintf(stdout, "no %s table: no candidate was timed at any %s point\n", d, d)
+	}
+	for _, t := range s.Tables {
+		fmt.Fprintf(stdout, "wrote %s\n", t)
+	}
+	fmt.Fprintf(stdout, "wrote %s; try the tables with %s=%s\n", o.out+string(os.PathSeparator)+route.IndexFile, route.TunedDirEnv, o.out)
+	if o.heatmap != "" {
+		if err := tune.Heatmap(o.heatmap, op, dev.route.Key, s.Records); err != nil {
+			fmt.Fprintf(stderr, "batchlas tune: %v\n", err)
+			return exitFailure
+		}
+		fmt.Fprintf(stdout, "wrote %s\n", o.heatmap)
+	}
+	return exitOK
+}
+
+// microsText is us with four significant digits, without an exponent.
+func microsText(us float64) string {
+	if us >= 1000 {
+		return strconv.FormatFloat(us, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(us, 'g', 4, 64)
+}
+
+// shellJoin writes args as a shell would need them typed, so that a table's
+// source line is the command that reproduces it.
+func shellJoin(args []string) string {
+	quoted := make([]string, len(args))
+	for i, a := range args {
+		if a != "" && strings.IndexFunc(a, func(r rune) bool {
+			return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_=:,./+@%", r))
+		}) < 0 {
+			quoted[i] = a
+			continue
+		}
+		quoted[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+	}
+	return strings.Join(quoted, " ")
+}

@@ -1,0 +1,614 @@
+// Package cholblocked is the blocked Cholesky driver of the native GPU
+// engine, for large orders and few matrices: A = L·Lᴴ (Lower) or A = Uᴴ·U
+// (Upper) for a strided batch, with LAPACK's per-matrix info.
+//
+// # Algorithm
+//
+// Left-looking by panels of width nb (InnerWidth: 64 for float32, 32 for
+// the other types; the diagonal kernel holds one row of the block per
+// thread in registers). For the panel of columns j..j+w, in L's
+// orientation (Upper works on the conjugate transpose, with the operands of
+// every product transposed instead of moved):
+//
+//  1. D = L[j:n, 0:j]·L[j:j+w, 0:j]ᴴ, a batched strided product from cuBLAS
+//     into scratch (skipped for the first panel);
+//  2. chol_diag, one block per matrix: L11·L11ᴴ = A11 − D11 in registers,
+//     L11 written over A11, info, and X = L11⁻¹ to scratch;
+//  3. chol_apply, one block per row tile and matrix: L21 = (A21 − D21)·Xᴴ
+//     in place (kernel-lessons §12: a triangular inverse and a product
+//     instead of a substitution).
+//
+// The product goes to scratch rather than updating A in place: A is then
+// written only by the two kernels, which touch exactly the uplo triangle
+// (a cuBLAS update of the panel would also write the strict upper part of
+// the diagonal block), and a matrix that fails is left exactly as LAPACK's
+// potf2 leaves it, because nothing writes it afterwards. It costs no traffic:
+// a product into scratch then read by the kernels moves as much as an
+// in-place product (read and write of the panel) would.
+//
+// Two levels. Step 1 with nb = 64 output columns is a skinny product: at
+// batch 1 it reads L[j:n, 0:j] for only 2·64 flops per element, far below
+// what the tensor cores need (perf-anchors: ridge ≈ 38 flop/B for 3xTF32).
+// So the left update is split: once per outer panel of PanelWidth columns
+// (default 256 from n = 2048), D = L[J:n, 0:J]·L[J:J+W, 0:J]ᴴ over all
+// finished columns, then inside it, per inner panel, only the columns of
+// the same outer panel are added, D[j:n, j:j+w] += L[j:n, J:j]·L[j:j+w, J:j]ᴴ.
+// PanelWidth = nb is the one-level algorithm (kernel-lessons §13:
+// left-looking did 39 % fewer multiply-adds than right-looking at n = 512,
+// and no mask pass is needed).
+//
+// # Precision
+//
+// Exact (the default) computes every product in T's own arithmetic (cuBLAS
+// ?gemm, no tensor cores). Split3TF32, for float32 only, computes the outer
+// update with three TF32 tensor-core products, hi·hiᴴ + hi·loᴴ + lo·hiᴴ,
+// where hi is L rounded to TF32 and lo = L − hi (each exact in FP32, kept in
+// scratch and written by chol_apply as it produces L); the dropped lo·loᴴ
+// term is below 2⁻²² relative, so the result keeps FP32 accuracy
+// (‖A − L·Lᴴ‖₁ ≤ 20·n·2⁻²³·‖A‖₁ is tested on dense, low-rank, row-scaled
+// and graded-diagonal inputs). FP32 SIMT alone cannot reach n ≥ 8192
+// targets (perf-anchors: n = 32768 has a 175 ms FP32 floor at 67 TF/s).
+// The inner updates, the diagonal factorizations and the panel solves stay
+// in FP32.
+//
+// # Failure
+//
+// info[m] is the first k whose leading minor is not positive definite
+// (pivot ≤ 0 or NaN), as potrf.Potrf and LAPACK define it. Matrix m then
+// holds the first k−1 columns of L (rows of U), the failing pivot at
+// (k−1, k−1), and the rest of its uplo triangle exactly as it was; the
+// other triangle is never read or written. A failed matrix costs its
+// neighbours nothing: the products keep running on it (on values nobody
+// keeps) and the kernels skip it.
+//
+// One difference from potf2, for input that is not finite: a NaN or an
+// infinity at L(r, c) below c's diagonal block spreads, through the product
+// with L11⁻¹ (whose zeros then multiply it), to the entries of row r left
+// of c in c's panel, which potf2 computes without it. Pivot r then fails,
+// so r ≥ k−1: the leading (k−1)×(k−1) factor is never affected.
+package cholblocked
+
+import (
+	_ "embed"
+	"fmt"
+	"math"
+	"sync"
+
+	"github.com/batchlas/batchlas/internal/core"
+	"github.com/batchlas/batchlas/internal/cuda"
+)
+
+//go:embed blocked.cu
+var code string
+
+// Source is the embedded blocked.cu.
+var Source = cuda.Source{Name: "blocked.cu", Code: code}
+
+// Precision selects the arithmetic of the outer trailing updates.
+type Precision int
+
+const (
+	// Exact computes every product in the element type's own arithmetic.
+	Exact Precision = iota
+	// Split3TF32 (float32 only) computes the outer updates as three TF32
+	// tensor-core products of a hi/lo split of L, with FP32 accuracy.
+	Split3TF32
+)
+
+func (p Precision) String() string {
+	switch p {
+	case Exact:
+		return "exact"
+	case Split3TF32:
+		return "3xTF32"
+	}
+	return fmt.Sprintf("Precision(%d)", int(p))
+}
+
+// Options tunes the driver; the zero value is the default.
+type Options struct {
+	Precision Precision
+	// PanelWidth is the width of the outer panels, whose left update is one
+	// cuBLAS product (three for Split3TF32): 0 picks DefaultPanelWidth;
+	// otherwise a positive multiple of InnerWidth. PanelWidth = InnerWidth
+	// is the one-level algorithm.
+	PanelWidth int
+}
+
+// Workspace is device scratch memory lent to Potrf: WorkspaceSize bytes,
+// 256-byte aligned, untouched by anything else until the stream has run
+// the factorization.
+type Workspace struct {
+	Ptr   cuda.DevicePtr
+	Bytes int64
+}
+
+// InnerWidth is the width nb of the panels the kernels factor: 64 for
+// float32 (the diagonal kernel's row is 64 registers), 32 for the others
+// (a 64-wide row of double or complex64 would be 128 registers and of
+// complex128 256; at 32 they compile to 108–198 registers, no spills).
+func InnerWidth(dt cuda.DType) int {
+	if dt == cuda.Float32 {
+		return 64
+	}
+	return 32
+}
+
+// DefaultPanelWidth is the outer panel width for order n: the one-level
+// algorithm below n = 2048, 256-wide outer panels from there (the outer
+// product then has 256 output columns, 128 flop per byte of L read in
+// FP32). Not yet measured on the H200: TestTiming takes another width
+// with -blocked.panel, and the router may pass its own.
+func DefaultPanelWidth(dt cuda.DType, n int) int {
+	nb := InnerWidth(dt)
+	if n >= 2048 {
+		return max(nb, 256)
+	}
+	return nb
+}
+
+// applyTileRows is TR of chol_apply: 64 rows per block, 32 for complex128
+// (whose 64-row tile would need 50 KB of static shared memory).
+func applyTileRows(dt cuda.DType) int {
+	if dt == cuda.Complex128 {
+		return 32
+	}
+	return 64
+}
+
+// layout is where each scratch buffer lies in the workspace and its
+// shape, all in elements except the byte offsets.
+type layout struct {
+	nb, width int // inner and outer panel widths
+
+	ldd     int   // D: (n − J)×W in Lower's orientation (ld ≥ n), W×(n − J) in Upper's (ld = width)
+	dStride int64 // elements per matrix
+	xStride int64 // X = L11⁻¹: nb×nb per matrix
+	ldh     int   // hi and lo (Split3TF32): n×n float32 per matrix, same orientation as A
+	hStride int64
+
+	dOff, xOff, hiOff, loOff int64 // byte offsets in the workspace
+	bytes                    int64
+}
+
+func roundUp(x, to int64) int64 { return (x + to - 1) / to * to }
+
+// newLayout computes the layout for count matrices of order n; it assumes
+// valid arguments (check).
+func newLayout(dt cuda.DType, uplo core.Uplo, n, count int, opt Options) layout {
+	nb := InnerWidth(dt)
+	width := opt.PanelWidth
+	if width == 0 {
+		width = DefaultPanelWidth(dt, n)
+	}
+	width = min(width, int(roundUp(int64(max(n, 1)), int64(nb)))) // no wider than the matrix needs
+	es := int64(dt.Size())
+	rows := roundUp(int64(max(n, 1)), 32)
+	l := layout{nb: nb, width: width}
+	l.ldd = int(rows)
+	if uplo == core.Upper {
+		l.ldd = width
+	}
+	l.dStride = rows * int64(width)
+	l.xStride = int64(nb * nb)
+	l.dOff = 0
+	l.xOff = roundUp(l.dOff+l.dStride*int64(count)*es, 256)
+	l.bytes = roundUp(l.xOff+l.xStride*int64(count)*es, 256)
+	if opt.Precision == Split3TF32 {
+		l.ldh = int(rows)
+		l.hStride = rows * int64(max(n, 1))
+		l.hiOff = l.bytes
+		l.loOff = roundUp(l.hiOff+l.hStride*int64(count)*4, 256)
+		l.bytes = roundUp(l.loOff+l.hStride*int64(count)*4, 256)
+	}
+	return l
+}
+
+// WorkspaceSize is the scratch Potrf needs, in bytes, for count n×n
+// matrices of type dt: for D, count·roundUp(n, 32)·PanelWidth elements; for
+// the inverses, count·nb² elements; for Split3TF32 also two float32 copies
+// of the factor, 8·count·roundUp(n, 32)·n bytes (8.6 GB at n = 32768). It
+// returns an error for arguments CanRun refuses.
+func WorkspaceSize(dt cuda.DType, uplo core.Uplo, n, count int, opt Options) (int64, error) {
+	if err := CanRun(dt, n, opt); err != nil {
+		return 0, err
+	}
+	if !uplo.Valid() {
+		return 0, fmt.Errorf("%w: cholblocked: uplo %v", core.ErrArgument, uplo)
+	}
+	if count < 0 {
+		return 0, fmt.Errorf("%w: cholblocked: count = %d must not be negative", core.ErrShape, count)
+	}
+	if n == 0 || count == 0 {
+		return 0, nil
+	}
+	return newLayout(dt, uplo, n, count, opt).bytes, nil
+}
+
+// CanRun reports whether the driver factors order n of type dtype with
+// opt: nil, or an error wrapping core.ErrUnsupported (Split3TF32 for a type
+// other than float32) or core.ErrShape / core.ErrArgument.
+func CanRun(dtype cuda.DType, n int, opt Options) error {
+	switch {
+	case dtype < cuda.Float32 || dtype > cuda.Complex128:
+		return fmt.Errorf("%w: cholblocked: element type %v", core.ErrArgument, dtype)
+	case n < 0 || n > math.MaxInt32:
+		return fmt.Errorf("%w: cholblocked: n = %d must be in [0, 2³¹)", core.ErrShape, n)
+	case opt.Precision != Exact && opt.Precision != Split3TF32:
+		return fmt.Errorf("%w: cholblocked: precision %v", core.ErrArgument, opt.Precision)
+	case opt.Precision == Split3TF32 && dtype != cuda.Float32:
+		return fmt.Errorf("%w: cholblocked: %v products are for float32, not %v", core.ErrUnsupported, opt.Precision, dtype)
+	case opt.PanelWidth < 0 || opt.PanelWidth%InnerWidth(dtype) != 0:
+		return fmt.Errorf("%w: cholblocked: panel width %d must be 0 or a positive multiple of %d", core.ErrArgument, opt.PanelWidth, InnerWidth(dtype))
+	}
+	return nil
+}
+
+// check validates Potrf's arguments.
+func check(dt cuda.DType, uplo core.Uplo, n int, a cuda.DevicePtr, lda int, stride int64, count int, info cuda.DevicePtr, ws Workspace, opt Options) error {
+	if err := CanRun(dt, n, opt); err != nil {
+		return err
+	}
+	size := uintptr(dt.Size())
+	switch {
+	case !uplo.Valid():
+		return fmt.Errorf("%w: cholblocked: uplo %v", core.ErrArgument, uplo)
+	case count < 0 || count > math.MaxInt32:
+		return fmt.Errorf("%w: cholblocked: count = %d must be in [0, 2³¹)", core.ErrShape, count)
+	case lda < max(1, n) || lda > math.MaxInt32:
+		return fmt.Errorf("%w: cholblocked: lda = %d, must be in [max(1, n), 2³¹) = [%d, 2³¹)", core.ErrShape, lda, max(1, n))
+	case count > 1 && stride < int64(lda)*int64(n):
+		return fmt.Errorf("%w: cholblocked: stride = %d, must be at least lda·n = %d", core.ErrShape, stride, int64(lda)*int64(n))
+	case count > 0 && info == 0:
+		return fmt.Errorf("%w: cholblocked: info is a null pointer", core.ErrArgument)
+	case uintptr(info)%4 != 0:
+		return fmt.Errorf("%w: cholblocked: info = %#x is not 4-byte aligned", core.ErrArgument, uintptr(info))
+	}
+	if n == 0 || count == 0 {
+		return nil
+	}
+	switch {
+	case a == 0:
+		return fmt.Errorf("%w: cholblocked: a is a null pointer", core.ErrArgument)
+	case uintptr(a)%size != 0:
+		return fmt.Errorf("%w: cholblocked: a = %#x is not aligned to its %d-byte elements", core.ErrArgument, uintptr(a), size)
+	}
+	l := newLayout(dt, uplo, n, count, opt)
+	switch {
+	case ws.Bytes < l.bytes:
+		return fmt.Errorf("%w: cholblocked: workspace of %d bytes, %d needed (WorkspaceSize)", core.ErrArgument, ws.Bytes, l.bytes)
+	case ws.Ptr == 0 || uintptr(ws.Ptr)%256 != 0:
+		return fmt.Errorf("%w: cholblocked: workspace at %#x, must be a non-null 256-byte aligned address", core.ErrArgument, uintptr(ws.Ptr))
+	}
+	if tiles := (int64(n) + int64(applyTileRows(dt)) - 1) / int64(applyTileRows(dt)); tiles*int64(count) > math.MaxInt32 {
+		return fmt.Errorf("%w: cholblocked: %d matrices of order %d need more than 2³¹ − 1 blocks per panel", core.ErrUnsupported, count, n)
+	}
+	return nil
+}
+
+// ---- the plan: every step of a factorization, as data ----
+
+// buffer names an operand's memory.
+type buffer uint8
+
+const (
+	bufA  buffer = iota // the matrices
+	bufD                // the left update (scratch)
+	bufX                // the inverses of the diagonal blocks (scratch)
+	bufHi               // TF32 high parts of L (scratch, float32)
+	bufLo               // low parts
+)
+
+// operand is a strided batch operand: offset, leading dimension and stride
+// in elements of its buffer.
+type operand struct {
+	buf    buffer
+	off    int64
+	ld     int
+	stride int64
+}
+
+// gemmStep is C = beta·C + op(A)·op(B), alpha = 1.
+type gemmStep struct {
+	transA, transB core.Transpose
+	m, n, k        int
+	a, b, c        operand
+	beta           int  // 0 or 1
+	tf32           bool // cublasGemmStridedBatchedEx with FAST_TF32
+}
+
+// diagStep is chol_diag on the block at (j, j) of width w; dOff is the
+// offset of D11 in D, or −1 when nothing was subtracted yet.
+type diagStep struct {
+	j, w    int
+	dOff    int64
+	first   bool // write info unconditionally (the first panel)
+	inverse bool // write X (a panel follows below)
+}
+
+// applyStep is chol_apply on the rows rows below the block at (j, j);
+// dOff is the offset of D21 in D, or −1.
+type applyStep struct {
+	j, w, rows int
+	dOff       int64
+	split      bool // write the TF32 split of L21 (a later outer panel reads it)
+}
+
+type step struct {
+	gemm  *gemmStep
+	diag  *diagStep
+	apply *applyStep
+}
+
+// natural is the offset of L(row, col) in a buffer of leading dimension ld
+// holding L (Lower) or Lᴴ (Upper).
+func natural(uplo core.Uplo, row, col, ld int) int64 {
+	if uplo == core.Upper {
+		return int64(col) + int64(row)*int64(ld)
+	}
+	return int64(row) + int64(col)*int64(ld)
+}
+
+// makePlan lists the steps of a factorization of order n > 0.
+func makePlan(uplo core.Uplo, n, lda int, stride int64, l layout, split bool) []step {
+	var steps []step
+	a := operand{buf: bufA, ld: lda, stride: stride}
+	hi := operand{buf: bufHi, ld: l.ldh, stride: l.hStride}
+	lo := operand{buf: bufLo, ld: l.ldh, stride: l.hStride}
+	// product queues D(·) (+)= X[r0:r0+m, k0:k0+k]·Y[c0:c0+w, k0:k0+k]ᴴ in
+	// L's orientation, D's block starting at offset dOff. For Upper the
+	// buffers hold Lᴴ, so the same product is Y'ᴴ·X' with the roles of the
+	// operands swapped: D holds its conjugate transpose, A's orientation.
+	product := func(x, y operand, r0, c0, k0, m, w, k int, dOff int64, beta int, tf32 bool) {
+		x.off = natural(uplo, r0, k0, x.ld)
+		y.off = natural(uplo, c0, k0, y.ld)
+		d := operand{buf: bufD, off: dOff, ld: l.ldd, stride: l.dStride}
+		g := &gemmStep{transA: core.NoTrans, transB: core.ConjTrans, m: m, n: w, k: k, a: x, b: y, c: d, beta: beta, tf32: tf32}
+		if uplo == core.Upper {
+			g = &gemmStep{transA: core.ConjTrans, transB: core.NoTrans, m: w, n: m, k: k, a: y, b: x, c: d, beta: beta, tf32: tf32}
+		}
+		steps = append(steps, step{gemm: g})
+	}
+	for J := 0; J < n; J += l.width {
+		W := min(l.width, n-J)
+		if J > 0 {
+			if split {
+				product(hi, hi, J, J, 0, n-J, W, J, 0, 0, true)
+				product(hi, lo, J, J, 0, n-J, W, J, 0, 1, true)
+				product(lo, hi, J, J, 0, n-J, W, J, 0, 1, true)
+			} else {
+				product(a, a, J, J, 0, n-J, W, J, 0, 0, false)
+			}
+		}
+		for j := J; j < J+W; j += l.nb {
+			w := min(l.nb, J+W-j)
+			off := j - J
+			if off > 0 {
+				beta := 0
+				if J > 0 {
+					beta = 1
+				}
+				product(a, a, j, j, J, n-j, w, off, natural(uplo, off, off, l.ldd), beta, false)
+			}
+			dOff := int64(-1)
+			if J > 0 || off > 0 {
+				dOff = natural(uplo, off, off, l.ldd)
+			}
+			below := n - j - w
+			steps = append(steps, step{diag: &diagStep{j: j, w: w, dOff: dOff, first: j == 0, inverse: below > 0}})
+			if below > 0 {
+				ad := int64(-1)
+				if dOff >= 0 {
+					ad = natural(uplo, off+w, off, l.ldd)
+				}
+				steps = append(steps, step{apply: &applyStep{j: j, w: w, rows: below, dOff: ad, split: split && J+W < n}})
+			}
+		}
+	}
+	return steps
+}
+
+// ---- kernels ----
+
+var typeName = [...]string{
+	cuda.Float32:    "float",
+	cuda.Float64:    "double",
+	cuda.Complex64:  "cfloat",
+	cuda.Complex128: "cdouble",
+}
+
+// kernelNames are the name expressions for one type and triangle: the
+// diagonal kernel, the apply kernel, and for float32 the apply kernel that
+// also writes the TF32 split.
+func kernelNames(dt cuda.DType, uplo core.Uplo) []string {
+	up := uplo == core.Upper
+	nb, tr := InnerWidth(dt), applyTileRows(dt)
+	names := []string{
+		fmt.Sprintf("chol_diag<%s, %d, %v>", typeName[dt], nb, up),
+		fmt.Sprintf("chol_apply<%s, %d, %d, %v, false>", typeName[dt], nb, tr, up),
+	}
+	if dt == cuda.Float32 {
+		names = append(names, fmt.Sprintf("chol_apply<%s, %d, %d, %v, true>", typeName[dt], nb, tr, up))
+	}
+	return names
+}
+
+// KernelNames lists every name expression of blocked.cu, for a registry or
+// a compile check.
+func KernelNames() []string {
+	var names []string
+	for dt := cuda.Float32; dt <= cuda.Complex128; dt++ {
+		names = append(names, kernelNames(dt, core.Lower)...)
+		names = append(names, kernelNames(dt, core.Upper)...)
+	}
+	return names
+}
+
+type kernelKey struct {
+	ctx  *cuda.Context
+	dt   cuda.DType
+	uplo core.Uplo
+}
+
+// loaded caches, per context, type and triangle, the kernels of
+// kernelNames; each set is compiled on its first use (the float32
+// diagonal kernel is fully unrolled and takes NVRTC 11.8 about 20 s, once:
+// the image is then in the disk cache).
+var loaded sync.Map // kernelKey → []*cuda.Kernel
+
+func kernels(c *cuda.Context, dt cuda.DType, uplo core.Uplo) ([]*cuda.Kernel, error) {
+	key := kernelKey{c, dt, uplo}
+	if ks, ok := loaded.Load(key); ok {
+		return ks.([]*cuda.Kernel), nil
+	}
+	ks, err := cuda.DefaultJIT().Load(c, Source, kernelNames(dt, uplo)...)
+	if err != nil {
+		return nil, fmt.Errorf("cholblocked: %w", err)
+	}
+	loaded.Store(key, ks)
+	return ks, nil
+}
+
+// ---- the driver ----
+
+// Potrf queues on s the Cholesky factorization of count Hermitian positive
+// definite n×n matrices, A = L·Lᴴ (uplo Lower) or A = Uᴴ·U (Upper). Matrix m
+// starts at element m·stride of a and is column-major with leading
+// dimension lda; only its uplo triangle is read, and the factor overwrites
+// it; the other strict triangle is neither read nor written. The imaginary
+// parts of the diagonal are not read. info is a device int32[count]: 0, or
+// k > 0 when the leading minor of order k is not positive definite (pivot
+// ≤ 0 or NaN); matrix m then holds, as LAPACK's potf2 leaves it, the first
+// k−1 columns of L (rows of U) and the failing pivot at (k−1, k−1), the rest
+// of its triangle as it was. No matrix affects another.
+//
+// blas must enqueue on s (cuda.NewBLAS(ctx, s)); ws is WorkspaceSize bytes
+// of scratch the call may use until s has run it. Argument errors return
+// before anything is queued. The result of a matrix depends on the batch
+// only through cuBLAS, which may pick another product kernel (and so round
+// differently) for another batch count.
+func Potrf[T core.Scalar](s *cuda.Stream, blas *cuda.BLAS, uplo core.Uplo, n int, a cuda.DevicePtr, lda int, stride int64, count int, info cuda.DevicePtr, ws Workspace, opt Options) error {
+	dt := cuda.DTypeOf[T]()
+	if s == nil {
+		return fmt.Errorf("%w: cholblocked: nil stream", core.ErrArgument)
+	}
+	if err := check(dt, uplo, n, a, lda, stride, count, info, ws, opt); err != nil {
+		return err
+	}
+	if count == 0 {
+		return nil
+	}
+	if n == 0 {
+		return cuda.MemsetD32(s, info, 0, int64(count))
+	}
+	if blas == nil || blas.Stream() != s {
+		return fmt.Errorf("%w: cholblocked: the cuBLAS handle must enqueue on the factorization's stream", core.ErrArgument)
+	}
+	ks, err := kernels(s.Context(), dt, uplo)
+	if err != nil {
+		return err
+	}
+	if count == 1 {
+		stride = int64(lda) * int64(n) // any value is valid for one matrix; cuBLAS wants a sane one
+	}
+	l := newLayout(dt, uplo, n, count, opt)
+	split := opt.Precision == Split3TF32
+	e := executor[T]{
+		s: s, blas: blas, ks: ks, l: l, uplo: uplo, lda: lda, stride: stride, count: count, info: info,
+		bases: [...]cuda.DevicePtr{
+			bufA:  a,
+			bufD:  ws.Ptr.Add(l.dOff),
+			bufX:  ws.Ptr.Add(l.xOff),
+			bufHi: ws.Ptr.Add(l.hiOff),
+			bufLo: ws.Ptr.Add(l.loOff),
+		},
+	}
+	if !split {
+		e.bases[bufHi], e.bases[bufLo] = 0, 0
+	}
+	for _, st := range makePlan(uplo, n, lda, stride, l, split) {
+		if err := e.run(st); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// executor queues the steps of a plan on the GPU.
+type executor[T core.Scalar] struct {
+	s      *cuda.Stream
+	blas   *cuda.BLAS
+	ks     []*cuda.Kernel // kernelNames order
+	l      layout
+	uplo   core.Uplo
+	lda    int
+	stride int64
+	count  int
+	info   cuda.DevicePtr
+	bases  [bufLo + 1]cuda.DevicePtr
+	args   cuda.Args
+}
+
+// ptr is the device address of element off of buffer b.
+func (e *executor[T]) ptr(b buffer, off int64) cuda.DevicePtr {
+	es := int64(cuda.DTypeOf[T]().Size())
+	if b == bufHi || b == bufLo {
+		es = 4
+	}
+	return e.bases[b].Add(off * es)
+}
+
+func (e *executor[T]) run(st step) error {
+	switch {
+	case st.gemm != nil:
+		g := st.gemm
+		pa, pb, pc := e.ptr(g.a.buf, g.a.off), e.ptr(g.b.buf, g.b.off), e.ptr(g.c.buf, g.c.off)
+		if g.tf32 {
+			return cuda.GemmStridedBatchedEx[float32](e.blas, cuda.Compute32FFastTF32, g.transA, g.transB, g.m, g.n, g.k,
+				1, pa, g.a.ld, g.a.stride, pb, g.b.ld, g.b.stride, float32(g.beta), pc, g.c.ld, g.c.stride, e.count)
+		}
+		var beta T
+		if g.beta != 0 {
+			beta = 1
+		}
+		return cuda.GemmStridedBatched[T](e.blas, g.transA, g.transB, g.m, g.n, g.k,
+			1, pa, g.a.ld, g.a.stride, pb, g.b.ld, g.b.stride, beta, pc, g.c.ld, g.c.stride, e.count)
+	case st.diag != nil:
+		d := st.diag
+		var dp, xp cuda.DevicePtr
+		if d.dOff >= 0 {
+			dp = e.ptr(bufD, d.dOff)
+		}
+		if d.inverse {
+			xp = e.bases[bufX]
+		}
+		first := int32(0)
+		if d.first {
+			first = 1
+		}
+		e.args.Reset().Ptr(e.bases[bufA]).Int64(int64(e.lda)).Int64(e.stride).
+			Ptr(dp).Int64(int64(e.l.ldd)).Int64(e.l.dStride).
+			Ptr(xp).Ptr(e.info).Int32(int32(d.j)).Int32(int32(d.w)).Int32(first)
+		nb := uint32(e.l.nb)
+		return cuda.LaunchArgs(e.s, e.ks[0], [3]uint32{uint32(e.count), 1, 1}, [3]uint32{nb, 1, 1}, 0, &e.args)
+	case st.apply != nil:
+		p := st.apply
+		var dp cuda.DevicePtr
+		if p.dOff >= 0 {
+			dp = e.ptr(bufD, p.dOff)
+		}
+		k := e.ks[1]
+		if p.split {
+			k = e.ks[2]
+		}
+		tr := applyTileRows(cuda.DTypeOf[T]())
+		tiles := (p.rows + tr - 1) / tr
+		e.args.Reset().Ptr(e.bases[bufA]).Int64(int64(e.lda)).Int64(e.stride).
+			Ptr(dp).Int64(int64(e.l.ldd)).Int64(e.l.dStride).
+			Ptr(e.bases[bufX]).Ptr(e.bases[bufHi]).Ptr(e.bases[bufLo]).Int64(int64(e.l.ldh)).Int64(e.l.hStride).
+			Ptr(e.info).Int32(int32(p.j)).Int32(int32(p.w)).Int32(int32(p.rows)).Int32(int32(tiles))
+		blocks := uint32(int64(tiles) * int64(e.count))
+		return cuda.LaunchArgs(e.s, k, [3]uint32{blocks, 1, 1}, [3]uint32{256, 1, 1}, 0, &e.args)
+	}
+	return nil
+}

@@ -1,0 +1,1552 @@
+package cholblocked
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"math"
+	"math/cmplx"
+	"math/rand/v2"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"unsafe"
+
+	"github.com/batchlas/batchlas/internal/conformance"
+	"github.com/batchlas/batchlas/internal/core"
+	"github.com/batchlas/batchlas/internal/cuda"
+	"github.com/batchlas/batchlas/internal/oracle"
+)
+
+var (
+	timingFlag = flag.Bool("blocked.timing", false, "run TestTiming even without -test.v")
+	casesFlag  = flag.String("blocked.cases", "", "TestTiming cases, e.g. 512x16,4096x1 (default: all)")
+	panelFlag  = flag.Int("blocked.panel", 0, "TestTiming: outer panel width (0: DefaultPanelWidth)")
+	repsFlag   = flag.Int("blocked.reps", 0, "TestTiming: repetitions per arm (0: 9, 5 from n = 4096, 3 from n = 8192)")
+)
+
+// ---- tests that need no GPU ----
+
+func TestArguments(t *testing.T) {
+	const a, info, ws = cuda.DevicePtr(1 << 20), cuda.DevicePtr(1 << 24), cuda.DevicePtr(1 << 30)
+	need, err := WorkspaceSize(cuda.Float64, core.Lower, 100, 5, Options{})
+	if err != nil || need <= 0 {
+		t.Fatalf("WorkspaceSize = %d, %v", need, err)
+	}
+	w := Workspace{ws, need}
+	if err := check(cuda.Float64, core.Lower, 100, a, 101, 10100, 5, info, w, Options{}); err != nil {
+		t.Fatalf("valid call refused: %v", err)
+	}
+	for name, tc := range map[string]struct {
+		dt            cuda.DType
+		uplo          core.Uplo
+		n, lda, count int
+		stride        int64
+		a, info       cuda.DevicePtr
+		ws            Workspace
+		opt           Options
+		want          error
+	}{
+		"negative n":        {cuda.Float64, core.Lower, -1, 1, 2, 1, a, info, w, Options{}, core.ErrShape},
+		"bad dtype":         {cuda.DType(7), core.Lower, 4, 4, 2, 16, a, info, w, Options{}, core.ErrArgument},
+		"bad uplo":          {cuda.Float64, core.Uplo(9), 4, 4, 2, 16, a, info, w, Options{}, core.ErrArgument},
+		"lda < n":           {cuda.Float64, core.Lower, 4, 3, 2, 16, a, info, w, Options{}, core.ErrShape},
+		"stride < lda·n":    {cuda.Float64, core.Upper, 4, 5, 2, 19, a, info, w, Options{}, core.ErrShape},
+		"negative count":    {cuda.Float64, core.Lower, 4, 4, -1, 16, a, info, w, Options{}, core.ErrShape},
+		"null a":            {cuda.Float64, core.Lower, 4, 4, 2, 16, 0, info, w, Options{}, core.ErrArgument},
+		"null info":         {cuda.Float64, core.Lower, 4, 4, 2, 16, a, 0, w, Options{}, core.ErrArgument},
+		"misaligned a":      {cuda.Complex128, core.Lower, 4, 4, 2, 16, a + 8, info, w, Options{}, core.ErrArgument},
+		"misaligned info":   {cuda.Float64, core.Lower, 4, 4, 2, 16, a, info + 2, w, Options{}, core.ErrArgument},
+		"small workspace":   {cuda.Float64, core.Lower, 100, 101, 5, 10100, a, info, Workspace{ws, need - 1}, Options{}, core.ErrArgument},
+		"null workspace":    {cuda.Float64, core.Lower, 100, 101, 5, 10100, a, info, Workspace{0, need}, Options{}, core.ErrArgument},
+		"odd workspace":     {cuda.Float64, core.Lower, 100, 101, 5, 10100, a, info, Workspace{ws + 8, need}, Options{}, core.ErrArgument},
+		"3xTF32 of float64": {cuda.Float64, core.Lower, 4, 4, 2, 16, a, info, w, Options{Precision: Split3TF32}, core.ErrUnsupported},
+		"bad precision":     {cuda.Float32, core.Lower, 4, 4, 2, 16, a, info, w, Options{Precision: 5}, core.ErrArgument},
+		"panel width 48":    {cuda.Float32, core.Lower, 4, 4, 2, 16, a, info, w, Options{PanelWidth: 48}, core.ErrArgument},
+		"panel width -64":   {cuda.Float32, core.Lower, 4, 4, 2, 16, a, info, w, Options{PanelWidth: -64}, core.ErrArgument},
+	} {
+		if err := check(tc.dt, tc.uplo, tc.n, tc.a, tc.lda, tc.stride, tc.count, tc.info, tc.ws, tc.opt); !errors.Is(err, tc.want) {
+			t.Errorf("%s: %v, want %v", name, err, tc.want)
+		}
+	}
+	// Empty work needs no matrix or workspace; a batch of one any stride.
+	for _, err := range []error{
+		check(cuda.Float32, core.Lower, 0, 0, 1, 0, 3, info, Workspace{}, Options{}),
+		check(cuda.Float32, core.Lower, 4, 0, 4, 0, 0, 0, Workspace{}, Options{}),
+		check(cuda.Float64, core.Upper, 100, a, 100, 0, 1, info, w, Options{}),
+		check(cuda.Float32, core.Upper, 100, a, 100, 0, 1, info, w, Options{Precision: Split3TF32, PanelWidth: 128}),
+	} {
+		if err != nil {
+			t.Errorf("empty or single work refused: %v", err)
+		}
+	}
+	if err := Potrf[float32](nil, nil, core.Lower, 4, a, 4, 16, 1, info, w, Options{}); !errors.Is(err, core.ErrArgument) {
+		t.Errorf("nil stream: %v", err)
+	}
+	if n, err := WorkspaceSize(cuda.Float32, core.Lower, 0, 7, Options{}); n != 0 || err != nil {
+		t.Errorf("WorkspaceSize(n = 0) = %d, %v", n, err)
+	}
+	if _, err := WorkspaceSize(cuda.Complex64, core.Lower, 10, 7, Options{Precision: Split3TF32}); !errors.Is(err, core.ErrUnsupported) {
+		t.Errorf("WorkspaceSize(complex64, 3xTF32): %v", err)
+	}
+}
+
+func TestLayout(t *testing.T) {
+	for _, dt := range []cuda.DType{cuda.Float32, cuda.Float64, cuda.Complex64, cuda.Complex128} {
+		for _, uplo := range []core.Uplo{core.Lower, core.Upper} {
+			for _, n := range []int{1, 31, 64, 65, 1000, 2048, 5000} {
+				for _, opt := range []Options{{}, {PanelWidth: 4 * InnerWidth(dt)}, {Precision: Split3TF32}} {
+					if CanRun(dt, n, opt) != nil {
+						continue
+					}
+					const count = 3
+					l := newLayout(dt, uplo, n, count, opt)
+					es := int64(dt.Size())
+					switch {
+					case l.width%l.nb != 0 || l.width < l.nb:
+						t.Errorf("%v %v n=%d %+v: width %d, nb %d", dt, uplo, n, opt, l.width, l.nb)
+					case uplo == core.Lower && l.ldd < n, uplo == core.Upper && l.ldd < l.width:
+						t.Errorf("%v %v n=%d: ldd %d", dt, uplo, n, l.ldd)
+					case l.dStride < int64(l.ldd)*int64(min(l.width, n)) || (uplo == core.Upper && l.dStride < int64(l.ldd)*int64(n)):
+						t.Errorf("%v %v n=%d: D stride %d for ld %d", dt, uplo, n, l.dStride, l.ldd)
+					case l.xOff < l.dOff+l.dStride*count*es || l.bytes < l.xOff+l.xStride*count*es:
+						t.Errorf("%v %v n=%d: D and X overlap or overflow: %+v", dt, uplo, n, l)
+					case l.dOff%256 != 0 || l.xOff%256 != 0 || l.hiOff%256 != 0 || l.loOff%256 != 0:
+						t.Errorf("%v %v n=%d: unaligned buffer: %+v", dt, uplo, n, l)
+					case opt.Precision == Split3TF32 && (l.ldh < n || l.loOff < l.hiOff+l.hStride*count*4 || l.bytes < l.loOff+l.hStride*count*4):
+						t.Errorf("%v %v n=%d: split buffers %+v", dt, uplo, n, l)
+					}
+				}
+			}
+		}
+	}
+	if got := DefaultPanelWidth(cuda.Float32, 1024); got != 64 {
+		t.Errorf("DefaultPanelWidth(float32, 1024) = %d", got)
+	}
+	if got := DefaultPanelWidth(cuda.Complex128, 4096); got != 256 {
+		t.Errorf("DefaultPanelWidth(complex128, 4096) = %d", got)
+	}
+	if got := len(KernelNames()); got != 4*2*2+2 {
+		t.Errorf("%d kernel names: %q", got, KernelNames())
+	}
+	if got := kernelNames(cuda.Complex128, core.Upper); !slices.Equal(got, []string{"chol_diag<cdouble, 32, true>", "chol_apply<cdouble, 32, 32, true, false>"}) {
+		t.Errorf("kernelNames = %q", got)
+	}
+}
+
+// TestPlanSteps checks the shape of a plan: every column factored once and
+// in order, products only where something lies to the left, the split
+// written exactly where a later outer product reads it.
+func TestPlanSteps(t *testing.T) {
+	for _, uplo := range []core.Uplo{core.Lower, core.Upper} {
+		for _, n := range []int{1, 63, 64, 65, 129, 300, 1000} {
+			for _, width := range []int{64, 128, 256} {
+				for _, split := range []bool{false, true} {
+					name := fmt.Sprintf("%v/n=%d/width=%d/split=%v", uplo, n, width, split)
+					opt := Options{PanelWidth: width}
+					if split {
+						opt.Precision = Split3TF32
+					}
+					l := newLayout(cuda.Float32, uplo, n, 2, opt)
+					next, products, splitWrites := 0, 0, 0
+					for _, st := range makePlan(uplo, n, n+1, int64((n+1)*n), l, split) {
+						switch {
+						case st.gemm != nil:
+							products++
+							if g := st.gemm; g.k <= 0 || g.m <= 0 || g.n <= 0 || (g.tf32 != split) && g.a.buf != bufA {
+								t.Errorf("%s: product %+v", name, *g)
+							}
+						case st.diag != nil:
+							d := st.diag
+							if d.j != next || d.w <= 0 || d.w > l.nb || d.first != (d.j == 0) || d.inverse != (d.j+d.w < n) || (d.dOff < 0) != (d.j == 0) {
+								t.Errorf("%s: diagonal step %+v after column %d", name, *d, next)
+							}
+							next = d.j + d.w
+						case st.apply != nil:
+							p := st.apply
+							if p.j+p.w != next || p.rows != n-next || (p.dOff < 0) != (p.j == 0) {
+								t.Errorf("%s: apply step %+v", name, *p)
+							}
+							if p.split {
+								splitWrites++
+							}
+						}
+					}
+					if next != n {
+						t.Errorf("%s: factored up to column %d", name, next)
+					}
+					outer := (n + l.width - 1) / l.width
+					if !split && splitWrites != 0 || split && outer > 1 && splitWrites == 0 {
+						t.Errorf("%s: %d split writes for %d outer panels", name, splitWrites, outer)
+					}
+					inner := (n + l.nb - 1) / l.nb
+					want := inner - outer // inner products: every inner panel but the first of its outer panel
+					if split {
+						want += 3 * (outer - 1)
+					} else {
+						want += outer - 1
+					}
+					if products != want {
+						t.Errorf("%s: %d products, want %d", name, products, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// ---- a host emulator of the plan ----
+
+// emulator runs a plan on the host in complex128, with the kernels'
+// contracts as blocked.cu states them (diag: potf2 of A11 − D11, the
+// columns before a failure, the pivot, info, the inverse of the leading
+// block; apply: the columns before a failure of (A21 − D21)·Xᴴ and its
+// TF32 split). It checks the Go side (offsets, leading dimensions,
+// transposes, betas, orientations, the failure bookkeeping) without a GPU.
+type emulator struct {
+	uplo   core.Uplo
+	n      int
+	lda    int
+	stride int64
+	count  int
+	l      layout
+	bufs   [bufLo + 1][]complex128
+	info   []int32
+}
+
+func newEmulator[T core.Scalar](uplo core.Uplo, a core.Strided[T], opt Options) *emulator {
+	n, count := a.Rows, a.Count
+	e := &emulator{uplo: uplo, n: n, lda: a.LD, stride: int64(a.Stride), count: count,
+		l: newLayout(cuda.DTypeOf[T](), uplo, n, count, opt), info: slices.Repeat([]int32{-7}, count)}
+	e.bufs[bufA] = make([]complex128, len(a.Data))
+	for i, v := range a.Data {
+		e.bufs[bufA][i] = oracle.ToComplex(v)
+	}
+	nan := complex(math.NaN(), math.NaN()) // scratch starts as garbage
+	e.bufs[bufD] = slices.Repeat([]complex128{nan}, int(e.l.dStride)*count)
+	e.bufs[bufX] = slices.Repeat([]complex128{nan}, int(e.l.xStride)*count)
+	if opt.Precision == Split3TF32 {
+		e.bufs[bufHi] = slices.Repeat([]complex128{nan}, int(e.l.hStride)*count)
+		e.bufs[bufLo] = slices.Repeat([]complex128{nan}, int(e.l.hStride)*count)
+	}
+	return e
+}
+
+func (e *emulator) nat(r, c, ld int) int64 { return natural(e.uplo, r, c, ld) }
+
+// loadL reads L(r, c) (r ≥ c) from the natural element at off of A minus D.
+func (e *emulator) conjU(v complex128) complex128 {
+	if e.uplo == core.Upper {
+		return cmplx.Conj(v)
+	}
+	return v
+}
+
+func (e *emulator) run(steps []step) {
+	for _, st := range steps {
+		switch {
+		case st.gemm != nil:
+			e.gemm(st.gemm)
+		case st.diag != nil:
+			e.diag(st.diag)
+		case st.apply != nil:
+			e.apply(st.apply)
+		}
+	}
+}
+
+func (e *emulator) gemm(g *gemmStep) {
+	at := func(o operand, tr core.Transpose, b int, i, k int) complex128 {
+		x := e.bufs[o.buf]
+		base := o.off + int64(b)*o.stride
+		if tr == core.NoTrans {
+			return x[base+int64(i)+int64(k)*int64(o.ld)]
+		}
+		v := x[base+int64(k)+int64(i)*int64(o.ld)]
+		if tr == core.ConjTrans {
+			v = cmplx.Conj(v)
+		}
+		return v
+	}
+	c := e.bufs[g.c.buf]
+	for b := range e.count {
+		for col := range g.n {
+			for row := range g.m {
+				var s complex128
+				for k := range g.k {
+					s += at(g.a, g.transA, b, row, k) * at(g.b, g.transB, b, k, col)
+				}
+				p := &c[g.c.off+int64(b)*g.c.stride+int64(row)+int64(col)*int64(g.c.ld)]
+				if g.beta == 0 {
+					*p = s
+				} else {
+					*p += s
+				}
+			}
+		}
+	}
+}
+
+// panelValue is (A − D)(r, c) of the panel at (j, j) in L's orientation,
+// r counted from row j, c from column j; dOff is D's (0, 0) for the panel.
+func (e *emulator) panelValue(b, j, r, c int, dOff int64, dRow int) complex128 {
+	a := e.bufs[bufA]
+	v := a[int64(b)*e.stride+e.nat(j+r, j+c, e.lda)]
+	if dOff >= 0 {
+		v -= e.bufs[bufD][int64(b)*e.l.dStride+dOff+e.nat(r-dRow, c, e.l.ldd)]
+	}
+	return e.conjU(v)
+}
+
+func (e *emulator) diag(d *diagStep) {
+	nb, w := e.l.nb, d.w
+	for b := range e.count {
+		if !d.first && e.info[b] != 0 {
+			continue
+		}
+		l := make([]complex128, w*w) // L(r, c) at r + c·w
+		for c := range w {
+			for r := c; r < w; r++ {
+				v := e.panelValue(b, d.j, r, c, d.dOff, 0)
+				if r == c {
+					v = complex(real(v), 0)
+				}
+				l[r+c*w] = v
+			}
+		}
+		fail, dfail := 0, 0.0
+		for c := range w {
+			dv := real(l[c+c*w])
+			if !(dv > 0) {
+				fail, dfail = c+1, dv
+				break
+			}
+			s := math.Sqrt(dv)
+			l[c+c*w] = complex(s, 0)
+			for r := c + 1; r < w; r++ {
+				l[r+c*w] /= complex(s, 0)
+			}
+			for k := c + 1; k < w; k++ {
+				for r := k; r < w; r++ {
+					l[r+k*w] -= l[r+c*w] * cmplx.Conj(l[k+c*w])
+				}
+			}
+		}
+		lim := w
+		if fail != 0 {
+			lim = fail - 1
+		}
+		a := e.bufs[bufA]
+		for c := range lim {
+			for r := c; r < w; r++ {
+				a[int64(b)*e.stride+e.nat(d.j+r, d.j+c, e.lda)] = e.conjU(l[r+c*w])
+			}
+		}
+		if fail != 0 {
+			a[int64(b)*e.stride+e.nat(d.j+fail-1, d.j+fail-1, e.lda)] = complex(dfail, 0)
+		}
+		if d.first {
+			e.info[b] = 0
+		}
+		if fail != 0 {
+			e.info[b] = int32(d.j + fail)
+		}
+		if !d.inverse {
+			continue
+		}
+		// X = inverse of the leading lim×lim block, zero elsewhere.
+		x := e.bufs[bufX][int64(b)*e.l.xStride:]
+		clear(x[:nb*nb])
+		for c := range lim {
+			for r := c; r < lim; r++ {
+				s := complex(0, 0)
+				if r == c {
+					s = 1
+				}
+				for t := c; t < r; t++ {
+					s -= l[r+t*w] * x[t+c*nb]
+				}
+				x[r+c*nb] = s / l[r+r*w]
+			}
+		}
+	}
+}
+
+// tf32 rounds v to TF32 as blocked.cu's split_tf32 does.
+func tf32(v float32) float32 {
+	return math.Float32frombits((math.Float32bits(v) + 0x1000) &^ 0x1fff)
+}
+
+func (e *emulator) apply(p *applyStep) {
+	nb := e.l.nb
+	for b := range e.count {
+		f := int(e.info[b])
+		lim := p.w
+		if f != 0 {
+			lim = min(p.w, f-1-p.j)
+		}
+		if lim <= 0 {
+			continue
+		}
+		x := e.bufs[bufX][int64(b)*e.l.xStride:]
+		row := make([]complex128, p.w)
+		for i := range p.rows {
+			for t := range p.w {
+				row[t] = e.panelValue(b, p.j, p.w+i, t, p.dOff, p.w)
+			}
+			for c := range lim {
+				var s complex128
+				for t := 0; t <= c; t++ {
+					s += row[t] * cmplx.Conj(x[c+t*nb])
+				}
+				off := int64(b)*e.stride + e.nat(p.j+p.w+i, p.j+c, e.lda)
+				v := e.conjU(s)
+				e.bufs[bufA][off] = v
+				if p.split {
+					h := float64(tf32(float32(real(v))))
+					hoff := int64(b)*e.l.hStride + e.nat(p.j+p.w+i, p.j+c, e.l.ldh)
+					e.bufs[bufHi][hoff] = complex(h, 0)
+					e.bufs[bufLo][hoff] = complex(real(v)-h, 0)
+				}
+			}
+		}
+	}
+}
+
+// result writes the emulated A back into a copy of in.
+func result[T core.Scalar](e *emulator, in core.Strided[T]) (core.Strided[T], []int32) {
+	out := oracle.Clone(in)
+	for i, v := range e.bufs[bufA] {
+		out.Data[i] = oracle.FromComplex[T](v)
+	}
+	return out, slices.Clone(e.info)
+}
+
+// TestPlanEmulated runs plans on the host emulator over mixed batches
+// (good, ill-conditioned, not positive definite in the 1st to 3rd panel,
+// NaN) for both triangles, one- and two-level panels and the 3xTF32 split,
+// and holds the results to the GPU tests' checks: info as LAPACK's,
+// residual, a failed matrix left as potf2 leaves it, nothing outside the
+// triangle written.
+func TestPlanEmulated(t *testing.T) {
+	t.Run("float32", func(t *testing.T) { testPlanEmulated[float32](t) })
+	t.Run("complex64", func(t *testing.T) { testPlanEmulated[complex64](t) })
+}
+
+func testPlanEmulated[T core.Scalar](t *testing.T) {
+	dt := cuda.DTypeOf[T]()
+	nb := InnerWidth(dt)
+	opts := []Options{{}, {PanelWidth: 2 * nb}, {PanelWidth: 4 * nb}}
+	if dt == cuda.Float32 {
+		opts = append(opts, Options{Precision: Split3TF32}, Options{Precision: Split3TF32, PanelWidth: 2 * nb})
+	}
+	sizes := []int{1, 5, nb - 1, nb, nb + 1, 2*nb + 1, 3*nb + 7}
+	if testing.Short() {
+		sizes = []int{nb - 1, 2*nb + 1}
+	}
+	for _, uplo := range []core.Uplo{core.Lower, core.Upper} {
+		for _, n := range sizes {
+			for _, opt := range opts {
+				name := fmt.Sprintf("%v/n=%d/%v/width=%d", uplo, n, opt.Precision, opt.PanelWidth)
+				in, items := mixedBatch[T](n, 20, uplo, uint64(n)*7+uint64(uplo), nb)
+				e := newEmulator(uplo, in, opt)
+				e.run(makePlan(uplo, n, in.LD, int64(in.Stride), e.l, opt.Precision == Split3TF32))
+				out, info := result(e, in)
+				var errs []string
+				report := func(format string, args ...any) { errs = append(errs, fmt.Sprintf(format, args...)) }
+				worst := checkFactors(report, uplo, in, items, out, info)
+				if len(errs) > 0 {
+					t.Errorf("%s: %s", name, strings.Join(errs, "\n\t"))
+				}
+				if !(worst < 2) { // float64 arithmetic held to a T budget
+					t.Errorf("%s: worst residual %.3g·n·eps·‖A‖₁", name, worst)
+				}
+			}
+		}
+	}
+}
+
+// TestChecks feeds the GPU tests' checks the emulator's (correct) results
+// and planted breaks, each of which must be reported.
+func TestChecks(t *testing.T) {
+	testChecks[float32](t)
+	testChecks[complex128](t)
+}
+
+func testChecks[T core.Scalar](t *testing.T) {
+	nb := InnerWidth(cuda.DTypeOf[T]())
+	for _, uplo := range []core.Uplo{core.Lower, core.Upper} {
+		n := 2*nb + 3
+		in, items := mixedBatch[T](n, 20, uplo, 99, nb)
+		e := newEmulator(uplo, in, Options{})
+		e.run(makePlan(uplo, n, in.LD, int64(in.Stride), e.l, false))
+		out, info := result(e, in)
+		var got []string
+		report := func(format string, args ...any) { got = append(got, fmt.Sprintf(format, args...)) }
+		if checkFactors(report, uplo, in, items, out, info); len(got) > 0 {
+			t.Fatalf("%v: the emulator fails the checks: %q", uplo, got)
+		}
+		good := slices.IndexFunc(items, func(it item) bool { return it.kind == "spd" })
+		bad := slices.IndexFunc(items, func(it item) bool { return it.kind == "notspd" && it.info > nb && it.info < n })
+		if good < 0 || bad < 0 {
+			t.Fatalf("no good or no failing item in the 2nd panel: %+v", items)
+		}
+		at := func(b, i, j int) int { return b*in.Stride + i + j*in.LD }
+		plants := map[string]func(o core.Strided[T], info []int32){
+			"info off by one": func(_ core.Strided[T], info []int32) { info[bad]++ },
+			"info lost":       func(_ core.Strided[T], info []int32) { info[bad] = 0 },
+			"padding written": func(o core.Strided[T], _ []int32) { o.Data[at(good, n, 0)] = 0 },
+			"gap written":     func(o core.Strided[T], _ []int32) { o.Data[good*o.Stride+o.LD*n] = 0 },
+			"other triangle": func(o core.Strided[T], _ []int32) {
+				if uplo == core.Lower {
+					o.Data[at(good, 0, n-1)] = 0
+				} else {
+					o.Data[at(good, n-1, 0)] = 0
+				}
+			},
+			"last pivot off by 10 %": func(o core.Strided[T], _ []int32) {
+				x := at(good, n-1, n-1)
+				o.Data[x] = oracle.FromComplex[T](oracle.ToComplex(o.Data[x]) * 1.1)
+			},
+			"factor off by 10 % in the first column": func(o core.Strided[T], _ []int32) {
+				x := at(good, n-1, 0)
+				if uplo == core.Upper {
+					x = at(good, 0, n-1)
+				}
+				o.Data[x] = oracle.FromComplex[T](oracle.ToComplex(o.Data[x]) * 1.1)
+			},
+			"failed matrix changed past its pivot": func(o core.Strided[T], _ []int32) {
+				o.Data[at(bad, n-1, n-1)] = oracle.FromComplex[T](123)
+			},
+			"failed matrix missing a column": func(o core.Strided[T], _ []int32) {
+				k := int(info[bad]) - 2 // the last column of L before the pivot
+				o.Data[at(bad, k, k)] = in.Data[at(bad, k, k)]
+			},
+		}
+		for plant, edit := range plants {
+			o, i := oracle.Clone(out), slices.Clone(info)
+			edit(o, i)
+			got = nil
+			checkFactors(report, uplo, in, items, o, i)
+			if len(got) == 0 {
+				t.Errorf("%v: planted %q was not reported", uplo, plant)
+			}
+		}
+	}
+}
+
+// ---- test matrices and checks, shared by the emulator and GPU tests ----
+
+// item is one matrix of a test batch and the info its construction promises.
+type item struct {
+	kind string
+	info int
+}
+
+// spdPool caches random positive definite matrices per order and field:
+// making one of order 600 costs about a second.
+var spdPool sync.Map // [2]int{n, complex} → []*oracle.Mat: 4 of condition 100, 2 ill-conditioned
+
+func poolFor[T core.Scalar](n int) []*oracle.Mat {
+	cplx := 0
+	if core.IsComplex[T]() {
+		cplx = 1
+	}
+	key := [2]int{n, cplx}
+	if v, ok := spdPool.Load(key); ok {
+		return v.([]*oracle.Mat)
+	}
+	gen := oracle.GenFor[T](uint64(n)*31 + uint64(cplx))
+	var pool []*oracle.Mat
+	for range 4 {
+		pool = append(pool, gen.SPD(n, 100))
+	}
+	ill := 1e6
+	if core.Eps[T]() > 1e-10 {
+		ill = 1e3
+	}
+	pool = append(pool, gen.SPD(n, ill), gen.SPD(n, ill))
+	spdPool.Store(key, pool)
+	return pool
+}
+
+// scaled returns D·A·Dᴴ for a random diagonal D of moduli in [0.5, 2) (and
+// random phases for complex data): positive definite when A is, and a
+// distinct matrix for each call at the cost of n² operations.
+func scaled(a *oracle.Mat, rng *rand.Rand, cplx bool) *oracle.Mat {
+	n := a.Rows
+	d := make([]complex128, n)
+	for i := range d {
+		d[i] = complex(0.5+1.5*rng.Float64(), 0)
+		if cplx {
+			d[i] *= cmplx.Rect(1, 2*math.Pi*rng.Float64())
+		}
+	}
+	r := oracle.New(n, n)
+	for j := range n {
+		for i := range n {
+			v := d[i] * a.At(i, j) * cmplx.Conj(d[j])
+			if i == j {
+				v = complex(real(v), 0)
+			}
+			r.Set(i, j, v)
+		}
+	}
+	return r
+}
+
+// failAt is the 1-based column where the r-th failing item of a batch of
+// order n fails: in the first three panels of width nb, at and next to
+// their edges, and at the ends.
+func failAt(n, nb, r int) int {
+	at := []int{nb + 1, 2*nb + 3, n, 1, nb, 2*nb + 1, nb / 2, 3 * nb}
+	k := at[r%len(at)]
+	if k > n {
+		k = 1 + (k-1)%n
+	}
+	return k
+}
+
+// mixedBatch makes count Hermitian matrices of order n in a poisoned strided
+// batch (lda > n, a gap between matrices), only the uplo triangle stored:
+// mostly random positive definite ones, with ill-conditioned, not positive
+// definite (failing in the first three panels) and NaN items (on and off
+// the diagonal) spread over it. Complex diagonals get a non-zero imaginary
+// part, which Potrf must ignore.
+func mixedBatch[T core.Scalar](n, count int, uplo core.Uplo, seed uint64, nb int) (core.Strided[T], []item) {
+	lda := n + 1 + n%3
+	a := oracle.NewStridedLayout[T](n, n, count, lda, lda*n+3+n%5)
+	cplx := core.IsComplex[T]()
+	rng := rand.New(rand.NewPCG(seed, 77))
+	pool := poolFor[T](n)
+	items := make([]item, count)
+	for b := range count {
+		m := scaled(pool[b%4], rng, cplx)
+		it := item{kind: "spd"}
+		r := b / 5
+		switch b % 5 {
+		case 1:
+			m, it = scaled(pool[4+r%2], rng, cplx), item{kind: "illcond"}
+		case 2:
+			k := failAt(n, nb, r)
+			m, it = oracle.NotSPDFrom(m, k), item{"notspd", k}
+		case 3:
+			j := failAt(n, nb, r+3) - 1
+			oracle.PlantNaN(m, j, j)
+			it = item{"nan", j + 1}
+		case 4:
+			if n == 1 {
+				oracle.PlantNaN(m, 0, 0)
+				it = item{"nan", 1}
+				break
+			}
+			// A NaN in row i, column j < i of L spoils pivot i first.
+			i := max(1, failAt(n, nb, r+5)-1)
+			j := (r * 37) % i
+			oracle.PlantNaN(m, i, j)
+			oracle.PlantNaN(m, j, i)
+			it = item{"nan:offdiag", i + 1}
+		}
+		if cplx {
+			for i := range n {
+				m.Set(i, i, complex(real(m.At(i, i)), 0.25))
+			}
+		}
+		oracle.Store(a, b, m)
+		oracle.PoisonTriangle(a, b, uplo, false)
+		items[b] = it
+	}
+	return a, items
+}
+
+// machineEps is the machine epsilon of T's precision (2⁻²³ or 2⁻⁵²), the
+// eps of the bound ‖A − L·Lᴴ‖₁ ≤ 20·n·eps·‖A‖₁.
+func machineEps[T core.Scalar]() float64 { return 2 * core.Eps[T]() }
+
+// lowerOf reads the leading k×k block of matrix b of s in L's orientation,
+// row-major (element (i, c) at i·k + c, c ≤ i), from its uplo triangle;
+// the diagonal's imaginary part is dropped when real is set.
+func lowerOf[T core.Scalar, E float64 | complex128](s core.Strided[T], b int, uplo core.Uplo, k int, realDiag bool) []E {
+	out := make([]E, k*k)
+	for i := range k {
+		for c := 0; c <= i; c++ {
+			var z complex128
+			if uplo == core.Lower {
+				z = oracle.ToComplex(s.Data[b*s.Stride+i+c*s.LD])
+			} else {
+				z = cmplx.Conj(oracle.ToComplex(s.Data[b*s.Stride+c+i*s.LD]))
+			}
+			if realDiag && i == c {
+				z = complex(real(z), 0)
+			}
+			var e E
+			switch p := any(&e).(type) {
+			case *float64:
+				*p = real(z)
+			case *complex128:
+				*p = z
+			}
+			out[i*k+c] = e
+		}
+	}
+	return out
+}
+
+func abs[E float64 | complex128](v E) float64 {
+	switch x := any(v).(type) {
+	case float64:
+		return math.Abs(x)
+	case complex128:
+		return cmplx.Abs(x)
+	}
+	return 0
+}
+
+func conj[E float64 | complex128](v E) E {
+	if x, ok := any(v).(complex128); ok {
+		return any(cmplx.Conj(x)).(E)
+	}
+	return v
+}
+
+// residual1 is ‖A − L·Lᴴ‖₁ / (k·eps·‖A‖₁) over the leading k×k block, A the
+// Hermitian matrix in the uplo triangle of matrix b of in, L the factor in
+// that of out; k³/6 multiply-adds, in float64 for real T.
+func residual1[T core.Scalar](in, out core.Strided[T], b int, uplo core.Uplo, k int, eps float64) float64 {
+	if core.IsComplex[T]() {
+		return residualOf(lowerOf[T, complex128](in, b, uplo, k, true), lowerOf[T, complex128](out, b, uplo, k, false), k, eps)
+	}
+	return residualOf(lowerOf[T, float64](in, b, uplo, k, true), lowerOf[T, float64](out, b, uplo, k, false), k, eps)
+}
+
+func residualOf[E float64 | complex128](a, l []E, k int, eps float64) float64 {
+	errCol, aCol := make([]float64, k), make([]float64, k)
+	for i := range k {
+		li := l[i*k : i*k+i+1]
+		for c := 0; c <= i; c++ {
+			lc := l[c*k : c*k+c+1]
+			var s E
+			for t := range lc {
+				s += li[t] * conj(lc[t])
+			}
+			d, x := abs(a[i*k+c]-s), abs(a[i*k+c])
+			errCol[c] += d
+			aCol[c] += x
+			if i != c { // the mirror element (c, i) of the Hermitian matrix
+				errCol[i] += d
+				aCol[i] += x
+			}
+		}
+	}
+	return slices.Max(errCol) / (float64(max(1, k)) * eps * slices.Max(aCol))
+}
+
+// checkFactors checks the factored batch out and its info against the input
+// in: info equal to the one the item's construction promises (and to the
+// float64 reference's up to n = 160); for good matrices a real positive
+// diagonal and ‖A − L·Lᴴ‖₁ ≤ 20·n·eps·‖A‖₁; for failing ones a pivot that is
+// not positive, the leading block factored and the rest of the triangle as
+// it was; outside the triangles nothing changed. It reports through errorf
+// (at most 5 reports) and returns the worst residual ratio.
+func checkFactors[T core.Scalar](errorf func(string, ...any), uplo core.Uplo, in core.Strided[T], items []item, out core.Strided[T], info []int32) float64 {
+	n := in.Rows
+	eps := machineEps[T]()
+	worst := 0.0
+	errs := 0
+	fail := func(format string, args ...any) {
+		if errs++; errs <= 5 {
+			errorf(format, args...)
+		}
+	}
+	for b, it := range items {
+		want := it.info
+		if n <= 160 {
+			if _, ref := oracle.Potrf(uplo, oracle.Load(in, b)); ref != want {
+				fail("item %d (%s): the reference says info %d, the construction %d", b, it.kind, ref, want)
+				continue
+			}
+		}
+		if int(info[b]) != want {
+			fail("item %d (%s): info %d, want %d", b, it.kind, info[b], want)
+			continue
+		}
+		// Outside the stored triangle nothing changes (padding, gaps, the
+		// other triangle); inside, a failing matrix changes only its first
+		// k−1 columns of L (rows of U) and the pivot.
+		base := b * in.Stride
+		for x := base; x < base+in.Stride && x < len(in.Data); x++ {
+			i, j := (x-base)%in.LD, (x-base)/in.LD
+			inside := i < n && j < n && (uplo == core.Lower && i >= j || uplo == core.Upper && i <= j)
+			if want != 0 && inside {
+				line := j // column of L
+				if uplo == core.Upper {
+					line = i // row of U
+				}
+				inside = line < want-1 || i == want-1 && j == want-1
+			}
+			if !inside && !oracle.SameBits(in.Data[x], out.Data[x]) {
+				fail("item %d (%s, info %d): element (%d,%d) of its stride changed from %v to %v", b, it.kind, want, i, j, in.Data[x], out.Data[x])
+				break
+			}
+		}
+		if want != 0 {
+			if p := oracle.ToComplex(out.Data[base+(want-1)*(in.LD+1)]); real(p) > 0 {
+				fail("item %d (%s): info %d but the stored pivot is %v", b, it.kind, want, p)
+			}
+			// The NaN items have NaN in the leading block of A only when it
+			// is their pivot; the off-diagonal NaN lies in row want−1.
+			if k := want - 1; k > 0 {
+				if r := residual1(in, out, b, uplo, k, eps); !(r <= 20) {
+					fail("item %d (%s): the factored leading %d×%d block has residual %.3g n·eps·‖A‖₁", b, it.kind, k, k, r)
+				}
+			}
+			continue
+		}
+		for j := range n {
+			if d := oracle.ToComplex(out.Data[base+j*(in.LD+1)]); !(real(d) > 0) || imag(d) != 0 {
+				fail("item %d (%s): diagonal %d of the factor is %v", b, it.kind, j, d)
+				break
+			}
+		}
+		r := residual1(in, out, b, uplo, n, eps)
+		if !(r <= 20) {
+			fail("item %d (%s): ‖A − L·Lᴴ‖₁ = %.3g·n·eps·‖A‖₁, bound 20", b, it.kind, r)
+		}
+		worst = max(worst, r)
+	}
+	return worst
+}
+
+// ---- helpers for the GPU tests ----
+
+// env is a stream on the first GPU and a cuBLAS handle bound to it.
+type env struct {
+	s    *cuda.Stream
+	blas *cuda.BLAS
+}
+
+// gpu returns the test's GPU environment, destroyed at the end of the
+// test, or skips the test with the reason there is none.
+func gpu(t testing.TB) *env {
+	t.Helper()
+	devs, err := cuda.Devices()
+	if err != nil {
+		t.Skipf("no CUDA device: %v", err)
+	}
+	if _, _, err := cuda.NVRTCVersion(); err != nil {
+		t.Skipf("no NVRTC: %v", err)
+	}
+	if err := cuda.CUBLASAvailable(); err != nil {
+		t.Skipf("no cuBLAS: %v", err)
+	}
+	c, err := devs[0].Context()
+	if err != nil {
+		t.Fatalf("primary context of %s: %v", devs[0], err)
+	}
+	s, err := c.NewStream()
+	if err != nil {
+		t.Fatal(err)
+	}
+	blas, err := cuda.NewBLAS(c, s)
+	if err != nil {
+		s.Destroy()
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := s.Synchronize(); err != nil {
+			t.Error(err)
+		}
+		if err := blas.Close(); err != nil {
+			t.Error(err)
+		}
+		if err := s.Destroy(); err != nil {
+			t.Error(err)
+		}
+	})
+	return &env{s: s, blas: blas}
+}
+
+// alloc returns bytes of device memory, freed (after s has drained) at the
+// end of the test.
+func alloc(t testing.TB, s *cuda.Stream, bytes int64) cuda.DevicePtr {
+	t.Helper()
+	c := s.Context()
+	p, err := c.Alloc(max(bytes, 256))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		s.Synchronize()
+		c.Free(p)
+	})
+	return p
+}
+
+// upload copies host to a new device block.
+func upload[E any](t testing.TB, s *cuda.Stream, host []E) cuda.DevicePtr {
+	t.Helper()
+	var z E
+	p := alloc(t, s, int64(len(host))*int64(unsafe.Sizeof(z)))
+	if err := cuda.Upload(s, p, host); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func download[E any](t testing.TB, s *cuda.Stream, p cuda.DevicePtr, n int) []E {
+	t.Helper()
+	out := make([]E, n)
+	if err := cuda.Download(s, out, p); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func asBytes[E any](s []E) []byte {
+	if len(s) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(&s[0])), len(s)*int(unsafe.Sizeof(s[0])))
+}
+
+// workspace allocates what Potrf needs for the call.
+func workspace(t testing.TB, e *env, dt cuda.DType, uplo core.Uplo, n, count int, opt Options) Workspace {
+	t.Helper()
+	bytes, err := WorkspaceSize(dt, uplo, n, count, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Workspace{Ptr: alloc(t, e.s, bytes), Bytes: bytes}
+}
+
+// ---- tests that need a GPU ----
+
+// TestPotrf factors, for every type, both triangles, sizes on both sides
+// of the panel edges up to 600 and one- and two-level panels (and the
+// 3xTF32 split for float32), a batch of mixed matrices in a poisoned
+// strided layout (lda > n, a gap between matrices) and checks: info equal
+// to LAPACK's (the non-positive-definite items fail in the first three
+// panels); ‖A − L·Lᴴ‖₁ ≤ 20·n·eps·‖A‖₁ and a real positive diagonal for the
+// good ones; for the failing ones the leading block factored, the failing
+// pivot not positive and the rest untouched; nothing outside the triangles
+// written. Each matrix is also factored alone: the info must agree; the
+// bits may differ only through cuBLAS choosing another product kernel for
+// another batch count, and how many do is logged.
+func TestPotrf(t *testing.T) {
+	e := gpu(t)
+	t.Run("float32", func(t *testing.T) { testPotrf[float32](t, e) })
+	t.Run("float64", func(t *testing.T) { testPotrf[float64](t, e) })
+	t.Run("complex64", func(t *testing.T) { testPotrf[complex64](t, e) })
+	t.Run("complex128", func(t *testing.T) { testPotrf[complex128](t, e) })
+}
+
+func testPotrf[T core.Scalar](t *testing.T, e *env) {
+	dt := cuda.DTypeOf[T]()
+	nb := InnerWidth(dt)
+	sizes := []int{1, 2, nb - 1, nb, nb + 1, 2*nb - 1, 2*nb + 1, 3 * nb, 4*nb + 1, 255, 257, 320, 449, 600}
+	opts := []Options{{}, {PanelWidth: 4 * nb}}
+	if dt == cuda.Float32 {
+		opts = append(opts, Options{Precision: Split3TF32}, Options{Precision: Split3TF32, PanelWidth: 2 * nb})
+	}
+	if testing.Short() {
+		sizes = []int{nb - 1, 2*nb + 1, 257}
+	}
+	for _, uplo := range []core.Uplo{core.Lower, core.Upper} {
+		for _, opt := range opts {
+			worst, worstN := 0.0, 0
+			for _, n := range sizes {
+				name := fmt.Sprintf("%v/%v/width=%d/n=%d", uplo, opt.Precision, opt.PanelWidth, n)
+				t.Run(name, func(t *testing.T) {
+					if r := potrfCase[T](t, e, uplo, n, opt, uint64(1000*n)+uint64(uplo)); r > worst {
+						worst, worstN = r, n
+					}
+				})
+			}
+			t.Logf("%s %v %v width %d: worst ‖A − L·Lᴴ‖₁/(n·eps·‖A‖₁) = %.3f (n = %d; bound 20)",
+				core.TypeName[T](), uplo, opt.Precision, opt.PanelWidth, worst, worstN)
+		}
+	}
+}
+
+// potrfCase runs one case and returns its worst residual ratio.
+func potrfCase[T core.Scalar](t *testing.T, e *env, uplo core.Uplo, n int, opt Options, seed uint64) float64 {
+	t.Helper()
+	dt := cuda.DTypeOf[T]()
+	count := 30
+	if n > 256 {
+		count = 10
+	}
+	in, items := mixedBatch[T](n, count, uplo, seed, InnerWidth(dt))
+	size := int64(unsafe.Sizeof(in.Data[0]))
+	sentinel := slices.Repeat([]int32{-7}, count)
+
+	batched, alone := upload(t, e.s, in.Data), upload(t, e.s, in.Data)
+	infoB, infoA := upload(t, e.s, sentinel), upload(t, e.s, sentinel)
+	ws := workspace(t, e, dt, uplo, n, count, opt)
+	if err := Potrf[T](e.s, e.blas, uplo, n, batched, in.LD, int64(in.Stride), count, infoB, ws, opt); err != nil {
+		t.Fatal(err)
+	}
+	for b := range count {
+		p := alone + cuda.DevicePtr(int64(b)*int64(in.Stride)*size)
+		if err := Potrf[T](e.s, e.blas, uplo, n, p, in.LD, int64(in.Stride), 1, infoA+cuda.DevicePtr(4*b), ws, opt); err != nil {
+			t.Fatalf("item %d alone: %v", b, err)
+		}
+	}
+	out := in
+	out.Data = download[T](t, e.s, batched, len(in.Data))
+	one := download[T](t, e.s, alone, len(in.Data))
+	info, infoOne := download[int32](t, e.s, infoB, count), download[int32](t, e.s, infoA, count)
+
+	if !slices.Equal(info, infoOne) {
+		t.Errorf("info in the batch %v, alone %v", info, infoOne)
+	}
+	if !bytes.Equal(asBytes(out.Data), asBytes(one)) {
+		differ := 0
+		for b := range count {
+			lo, hi := b*in.Stride, min(len(in.Data), (b+1)*in.Stride)
+			if !bytes.Equal(asBytes(out.Data[lo:hi]), asBytes(one[lo:hi])) {
+				differ++
+			}
+		}
+		t.Logf("%d of %d matrices round differently in the batch than alone (cuBLAS chose another product kernel)", differ, count)
+		alonePart := in
+		alonePart.Data = one
+		var errs []string
+		checkFactors(func(f string, a ...any) { errs = append(errs, fmt.Sprintf(f, a...)) }, uplo, in, items, alonePart, infoOne)
+		for _, s := range errs {
+			t.Errorf("factored alone: %s", s)
+		}
+	}
+	return checkFactors(t.Errorf, uplo, in, items, out, info)
+}
+
+// TestAccuracy holds float32 factorizations, exact and 3xTF32, one- and
+// two-level, to the GPU MODE bound ‖L·Lᵀ − A‖₁ ≤ 20·n·2⁻²³·‖A‖₁ on the
+// inputs of its task (perf-anchors §1.4): dense a·aᵀ/n + 10⁻²·I, low-rank
+// F·Fᵀ/r + 10⁻³·I (the input that broke plain TF32 at n = 1024), row-scaled
+// D·(dense)·D + 10⁻⁶·I, a graded diagonal and a graded spectrum.
+func TestAccuracy(t *testing.T) {
+	e := gpu(t)
+	sizes := []int{200, 320, 512, 1024}
+	if testing.Short() {
+		sizes = []int{320}
+	}
+	for _, n := range sizes {
+		for _, kind := range []string{"dense", "lowrank", "rowscale", "diagonal", "spectrum"} {
+			mats := gpuModeInputs(kind, n, 2)
+			for _, opt := range []Options{{}, {Precision: Split3TF32}, {Precision: Split3TF32, PanelWidth: 256}, {PanelWidth: 256}} {
+				for _, uplo := range []core.Uplo{core.Lower, core.Upper} {
+					name := fmt.Sprintf("%s/n=%d/%v/width=%d/%v", kind, n, opt.Precision, opt.PanelWidth, uplo)
+					t.Run(name, func(t *testing.T) { accuracyCase(t, e, mats, uplo, opt) })
+				}
+			}
+		}
+	}
+}
+
+func accuracyCase(t *testing.T, e *env, mats []*oracle.Mat, uplo core.Uplo, opt Options) {
+	n, count := mats[0].Rows, len(mats)
+	in := oracle.NewStrided[float32](n, n, count, 3, 5)
+	for b, m := range mats {
+		oracle.Store(in, b, m)
+		oracle.PoisonTriangle(in, b, uplo, false)
+	}
+	p := upload(t, e.s, in.Data)
+	info := upload(t, e.s, make([]int32, count))
+	ws := workspace(t, e, cuda.Float32, uplo, n, count, opt)
+	if err := Potrf[float32](e.s, e.blas, uplo, n, p, in.LD, int64(in.Stride), count, info, ws, opt); err != nil {
+		t.Fatal(err)
+	}
+	out := in
+	out.Data = download[float32](t, e.s, p, len(in.Data))
+	for b, v := range download[int32](t, e.s, info, count) {
+		if v != 0 {
+			t.Errorf("matrix %d: info %d", b, v)
+			continue
+		}
+		r := residual1(in, out, b, uplo, n, 0x1p-23)
+		if !(r <= 20) {
+			t.Errorf("matrix %d: ‖L·Lᵀ − A‖₁ = %.3g·n·eps·‖A‖₁, bound 20", b, r)
+		}
+		t.Logf("matrix %d: %.3f·n·eps·‖A‖₁ (%.1f %% of the budget)", b, r, 5*r)
+	}
+}
+
+// gpuModeInputs makes count symmetric positive definite matrices of one
+// GPU MODE kind, in float64 (perf-anchors §1.4; cond 2 for dense, 4 for the
+// others, as the task's tests use).
+func gpuModeInputs(kind string, n, count int) []*oracle.Mat {
+	rng := rand.New(rand.NewPCG(uint64(n), uint64(len(kind))))
+	gram := func(f *oracle.Mat, scale, shift float64) *oracle.Mat {
+		a := oracle.Mul(f, oracle.Op(f, core.Trans))
+		for i := range a.Data {
+			a.Data[i] *= complex(scale, 0)
+		}
+		for i := range n {
+			a.Set(i, i, a.At(i, i)+complex(shift, 0))
+		}
+		return oracle.Hermitian(a, core.Lower)
+	}
+	normal := func(r, c int) *oracle.Mat {
+		m := oracle.New(r, c)
+		for i := range m.Data {
+			m.Data[i] = complex(rng.NormFloat64(), 0)
+		}
+		return m
+	}
+	logspace := func(lo float64) []float64 {
+		s := make([]float64, n)
+		for i := range s {
+			s[i] = math.Pow(10, lo*float64(i)/float64(max(1, n-1)))
+		}
+		return s
+	}
+	var mats []*oracle.Mat
+	for range count {
+		var a *oracle.Mat
+		switch kind {
+		case "dense":
+			a = gram(normal(n, n), 1/float64(n), 1e-2)
+		case "lowrank":
+			r := max(1, min(n/8, 64))
+			a = gram(normal(n, r), 1/float64(r), 1e-3)
+		case "rowscale":
+			d := logspace(-2)
+			a = gram(normal(n, n), 1/float64(n), 1e-3)
+			for j := range n {
+				for i := range n {
+					a.Set(i, j, a.At(i, j)*complex(d[i]*d[j], 0))
+				}
+				a.Set(j, j, a.At(j, j)+1e-6)
+			}
+		case "diagonal":
+			a = oracle.New(n, n)
+			for i, v := range logspace(-4) {
+				a.Set(i, i, complex(v, 0))
+			}
+		case "spectrum":
+			a = oracle.NewGen(rng.Uint64(), false).SPD(n, 1e4)
+		}
+		mats = append(mats, a)
+	}
+	return mats
+}
+
+// engine runs the shared Cholesky suite's Potrf on the blocked driver.
+type engine[T core.Scalar] struct {
+	e   *env
+	opt Options
+}
+
+func (g engine[T]) Potrf(uplo core.Uplo, a core.Strided[T], info []int32) error {
+	var z T
+	size := int64(unsafe.Sizeof(z))
+	c := g.e.s.Context()
+	pa, err := c.Alloc(max(int64(len(a.Data))*size, 256))
+	if err != nil {
+		return err
+	}
+	defer c.Free(pa)
+	pi, err := c.Alloc(max(int64(len(info))*4, 256))
+	if err != nil {
+		return err
+	}
+	defer c.Free(pi)
+	bytes, err := WorkspaceSize(cuda.DTypeOf[T](), uplo, a.Rows, a.Count, g.opt)
+	if err != nil {
+		return err
+	}
+	ws := Workspace{Bytes: bytes}
+	if bytes > 0 {
+		if ws.Ptr, err = c.Alloc(bytes); err != nil {
+			return err
+		}
+		defer c.Free(ws.Ptr)
+	}
+	if err := cuda.Upload(g.e.s, pa, a.Data); err != nil {
+		return err
+	}
+	if err := cuda.Upload(g.e.s, pi, info); err != nil {
+		return err
+	}
+	if err := Potrf[T](g.e.s, g.e.blas, uplo, a.Rows, pa, a.LD, int64(a.Stride), a.Count, pi, ws, g.opt); err != nil {
+		return err
+	}
+	if err := cuda.Download(g.e.s, a.Data, pa); err != nil {
+		return err
+	}
+	return cuda.Download(g.e.s, info, pi)
+}
+
+// TestConformance runs the shared Potrf suite (random, ill-conditioned, not
+// positive definite and NaN items in one batch; padding; each good item
+// against its factorization alone) on the default sizes, 1 to 520. The
+// suite's batch-versus-alone comparison is relaxed to finiteness
+// (BatchDependent) because cuBLAS may choose its product kernel by batch
+// count; TestPotrf logs how often that happens.
+func TestConformance(t *testing.T) {
+	e := gpu(t)
+	cfg := conformance.Config{BatchDependent: true}
+	t.Run("float32", func(t *testing.T) { conformance.PotrfTest[float32](t, engine[float32]{e, Options{}}, cfg) })
+	t.Run("float32/3xTF32", func(t *testing.T) {
+		conformance.PotrfTest[float32](t, engine[float32]{e, Options{Precision: Split3TF32, PanelWidth: 64}}, cfg)
+	})
+	t.Run("float64", func(t *testing.T) { conformance.PotrfTest[float64](t, engine[float64]{e, Options{}}, cfg) })
+	t.Run("complex64", func(t *testing.T) { conformance.PotrfTest[complex64](t, engine[complex64]{e, Options{}}, cfg) })
+	t.Run("complex128", func(t *testing.T) {
+		conformance.PotrfTest[complex128](t, engine[complex128]{e, Options{PanelWidth: 64}}, cfg)
+	})
+}
+
+// TestKernelResources loads every instantiation (4 types × 2 triangles, and
+// the split writer for float32) and fails on any local memory (spills or a
+// stack array), printing registers, shared memory and occupancy for each.
+func TestKernelResources(t *testing.T) {
+	e := gpu(t)
+	c := e.s.Context()
+	type result struct {
+		dt   cuda.DType
+		uplo core.Uplo
+		ks   []*cuda.Kernel
+		err  error
+	}
+	var (
+		wg      sync.WaitGroup
+		mu      sync.Mutex
+		results []result
+	)
+	for dt := cuda.Float32; dt <= cuda.Complex128; dt++ {
+		for _, uplo := range []core.Uplo{core.Lower, core.Upper} {
+			wg.Go(func() {
+				ks, err := kernels(c, dt, uplo)
+				mu.Lock()
+				results = append(results, result{dt, uplo, ks, err})
+				mu.Unlock()
+			})
+		}
+	}
+	wg.Wait()
+	sort.Slice(results, func(i, j int) bool {
+		x, y := results[i], results[j]
+		return x.dt < y.dt || x.dt == y.dt && x.uplo < y.uplo
+	})
+	major, minor, _ := cuda.NVRTCVersion()
+	t.Logf("NVRTC %d.%d, %s", major, minor, c.Device)
+	for _, r := range results {
+		if r.err != nil {
+			t.Errorf("%v %v: %v", r.dt, r.uplo, r.err)
+			continue
+		}
+		for i, k := range r.ks {
+			threads := 256
+			if i == 0 {
+				threads = InnerWidth(r.dt)
+			}
+			blocks, err := k.ActiveBlocksPerSM(threads, 0)
+			if err != nil {
+				t.Error(err)
+			}
+			t.Logf("%-42s %3d registers, %d B local, %5d B shared, %2d blocks of %d per SM, compiled in %v (cached %v)",
+				k.Name, k.Registers, k.LocalBytes, k.StaticSharedBytes, blocks, threads, k.CompileTime.Round(1e6), k.FromCache)
+			if k.LocalBytes != 0 {
+				t.Errorf("%s uses %d bytes of local memory per thread", k.Name, k.LocalBytes)
+			}
+			if k.Registers <= 0 || k.MaxThreadsPerBlock < threads || blocks < 1 {
+				t.Errorf("%s: %d registers, at most %d threads per block, %d blocks per SM", k.Name, k.Registers, k.MaxThreadsPerBlock, blocks)
+			}
+		}
+	}
+}
+
+// ---- timing ----
+
+// timingCase is one of the issue's cases with its target: half the time of
+// torch's cholesky_ex on the H200 (cuSOLVER potrfBatched at batch > 1,
+// Xpotrf at batch 1; perf-anchors §2).
+type timingCase struct {
+	n, count int
+	targetUs float64
+}
+
+var timingCases = []timingCase{
+	{512, 16, 335}, {512, 640, 2666}, {1024, 4, 710}, {1024, 60, 1810}, {2048, 2, 758}, {2048, 8, 2925},
+	{4096, 1, 903}, {4096, 2, 1807}, {8192, 1, 4372}, {16384, 1, 21941}, {32768, 1, 143892},
+}
+
+// genSource fills test matrices on the device, so that n = 32768 needs no
+// host-side product: uniform entries of unit variance from a hash of the
+// index, and a shift of the diagonal.
+var genSource = cuda.Source{Name: "cholblocked_test_gen.cu", Code: `
+__device__ unsigned long long mix(unsigned long long x) {
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+__global__ void fill_uniform(float* p, long long count, unsigned long long seed) {
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < count; i += (long long)gridDim.x * blockDim.x) {
+        const float u = (float)(mix(seed ^ (unsigned long long)i) >> 40) * (1.0f / 16777216.0f); // [0, 1)
+        p[i] = (2.0f * u - 1.0f) * 1.7320508f;
+    }
+}
+__global__ void add_diagonal(float* a, long long lda, long long stride, int n, int count, float v) {
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < (long long)n * count; i += (long long)gridDim.x * blockDim.x) {
+        const long long m = i / n, k = i % n;
+        a[m * stride + k * (lda + 1)] += v;
+    }
+}
+`}
+
+// TestTiming times float32 Lower factorizations of the issue's cases
+// (GPU MODE dense inputs a·aᵀ/n + 10⁻²·I, made on the device) for the
+// blocked driver, exact and 3xTF32, against cuSOLVER (potrfBatched at
+// batch > 1, Xpotrf at batch 1) in one process: CUDA events around one call,
+// a 256 MiB L2 flush before each, the arms interleaved with their order
+// rotating, the median of several repetitions. Each arm's result is then
+// checked on its first and last matrix (‖A − L·Lᵀ‖₁ in full up to n = 2048,
+// probed with random vectors above). Run with -test.v or -blocked.timing;
+// -blocked.cases, -blocked.panel and -blocked.reps narrow or tune it.
+func TestTiming(t *testing.T) {
+	if testing.Short() {
+		t.Skip("timing: skipped in -short mode")
+	}
+	if !testing.Verbose() && !*timingFlag {
+		t.Skip("timing: run with -test.v or -blocked.timing")
+	}
+	e := gpu(t)
+	c := e.s.Context()
+	sv, err := cuda.NewSolver(c, e.s)
+	if err != nil {
+		t.Skipf("no cuSOLVER: %v", err)
+	}
+	defer sv.Close()
+	gen, err := cuda.DefaultJIT().Load(c, genSource, "fill_uniform", "add_diagonal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const flushBytes = 256 << 20 // > 60 MiB of L2, as the GPU MODE harness flushes
+	flush := alloc(t, e.s, flushBytes)
+	selected := map[string]bool{}
+	for _, s := range strings.Split(*casesFlag, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			selected[s] = true
+		}
+	}
+	var lines []string
+	for _, tc := range timingCases {
+		key := fmt.Sprintf("%dx%d", tc.n, tc.count)
+		if len(selected) > 0 && !selected[key] {
+			continue
+		}
+		t.Run(key, func(t *testing.T) {
+			lines = append(lines, timeCase(t, e, sv, gen, flush, flushBytes, tc))
+		})
+	}
+	t.Logf("float32 Lower, dense inputs, µs (median), L2 flushed:\n%-12s %10s %10s %10s %8s %8s %8s\n%s",
+		"case", "exact", "3xTF32", "cuSOLVER", "target", "exact×", "3x×", strings.Join(lines, "\n"))
+}
+
+func timeCase(t *testing.T, e *env, sv *cuda.Solver, gen []*cuda.Kernel, flush cuda.DevicePtr, flushBytes int64, tc timingCase) string {
+	const uplo = core.Lower
+	n, count := tc.n, tc.count
+	c := e.s.Context()
+	reps := 9
+	switch {
+	case *repsFlag > 0:
+		reps = *repsFlag
+	case n >= 8192:
+		reps = 3
+	case n >= 4096:
+		reps = 5
+	}
+	elems := int64(n) * int64(n) * int64(count)
+	bytesPerCall := 4 * elems
+
+	// A = G·Gᵀ/n + 10⁻²·I from a uniform G, on the device.
+	src := alloc(t, e.s, bytesPerCall)
+	{
+		g := alloc(t, e.s, bytesPerCall)
+		blocks := [3]uint32{uint32(min(int64(132*32), (elems+255)/256)), 1, 1}
+		if err := cuda.Launch(e.s, gen[0], blocks, [3]uint32{256, 1, 1}, 0, g, elems, uint64(n*7919+count)); err != nil {
+			t.Fatal(err)
+		}
+		if err := cuda.GemmStridedBatched[float32](e.blas, core.NoTrans, core.Trans, n, n, n,
+			1/float32(n), g, n, int64(n)*int64(n), g, n, int64(n)*int64(n), 0, src, n, int64(n)*int64(n), count); err != nil {
+			t.Fatal(err)
+		}
+		if err := cuda.Launch(e.s, gen[1], [3]uint32{132 * 4, 1, 1}, [3]uint32{256, 1, 1}, 0, src, int64(n), int64(n)*int64(n), int32(n), int32(count), float32(1e-2)); err != nil {
+			t.Fatal(err)
+		}
+		if err := e.s.Synchronize(); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	type arm struct {
+		name string
+		dst  cuda.DevicePtr
+		info cuda.DevicePtr
+		run  func() error
+	}
+	var arms []*arm
+	for _, opt := range []Options{{PanelWidth: *panelFlag}, {Precision: Split3TF32, PanelWidth: *panelFlag}} {
+		dst, info := alloc(t, e.s, bytesPerCall), alloc(t, e.s, 4*int64(count))
+		ws := workspace(t, e, cuda.Float32, uplo, n, count, opt)
+		arms = append(arms, &arm{opt.Precision.String(), dst, info, func() error {
+			return Potrf[float32](e.s, e.blas, uplo, n, dst, n, int64(n)*int64(n), count, info, ws, opt)
+		}})
+	}
+	{
+		dst, info := alloc(t, e.s, bytesPerCall), alloc(t, e.s, 4*int64(count))
+		vendor := &arm{name: "cuSOLVER", dst: dst, info: info}
+		if count == 1 {
+			devBytes, hostBytes, err := cuda.XpotrfBufferSize[float32](sv, uplo, n, dst, n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			work := alloc(t, e.s, devBytes)
+			host := make([]byte, hostBytes)
+			vendor.run = func() error { return cuda.Xpotrf[float32](sv, uplo, n, dst, n, work, devBytes, host, info) }
+		} else {
+			ptrs, err := cuda.PointerArrayOf[float32](e.s, dst, count, int64(n)*int64(n))
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(ptrs.Free)
+			vendor.run = func() error { return cuda.PotrfBatched[float32](sv, uplo, n, ptrs.Ptr, n, info, count) }
+		}
+		arms = append(arms, vendor)
+	}
+
+	start, end := mustEvent(t, c), mustEvent(t, c)
+	defer start.Destroy()
+	defer end.Destroy()
+	times := make([][]float64, len(arms))
+	for rep := -1; rep < reps; rep++ { // rep −1 warms up: compiles, creates workspaces
+		for o := range arms {
+			i := (o + max(rep, 0)) % len(arms)
+			a := arms[i]
+			if err := cuda.CopyDtoD(e.s, a.dst, src, bytesPerCall); err != nil {
+				t.Fatal(err)
+			}
+			if err := cuda.Memset(e.s, flush, byte(rep), flushBytes); err != nil {
+				t.Fatal(err)
+			}
+			if err := start.Record(e.s); err != nil {
+				t.Fatal(err)
+			}
+			if err := a.run(); err != nil {
+				t.Fatalf("%s: %v", a.name, err)
+			}
+			if err := end.Record(e.s); err != nil {
+				t.Fatal(err)
+			}
+			ms, err := cuda.ElapsedMs(start, end)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep >= 0 {
+				times[i] = append(times[i], 1000*float64(ms))
+			}
+		}
+	}
+	med := make([]float64, len(arms))
+	for i := range arms {
+		sort.Float64s(times[i])
+		med[i] = times[i][len(times[i])/2]
+	}
+
+	// Check every arm on its first and last matrix.
+	host := download[float32](t, e.s, src, int(elems))
+	for _, a := range arms {
+		info := download[int32](t, e.s, a.info, count)
+		if i := slices.IndexFunc(info, func(v int32) bool { return v != 0 }); i >= 0 {
+			t.Errorf("%s: info[%d] = %d on a positive definite matrix", a.name, i, info[i])
+		}
+		out := download[float32](t, e.s, a.dst, int(elems))
+		for _, b := range []int{0, count - 1} {
+			nn := n * n
+			r := checkLarge(host[b*nn:(b+1)*nn], out[b*nn:(b+1)*nn], n)
+			if !(r <= 20) {
+				t.Errorf("%s: matrix %d: ‖A − L·Lᵀ‖₁ ≥ %.3g·n·eps·‖A‖₁, bound 20", a.name, b, r)
+			}
+			t.Logf("%s: matrix %d: %.3f·n·eps·‖A‖₁", a.name, b, r)
+		}
+	}
+	line := fmt.Sprintf("n%-5d b%-4d %10.1f %10.1f %10.1f %8.0f %8.2f %8.2f", n, count, med[0], med[1], med[2], tc.targetUs, med[2]/med[0], med[2]/med[1])
+	t.Logf("%s  (vendor/native; target vendor/native ≥ 2)", line)
+	return line
+}
+
+// checkLarge is ‖A − L·Lᵀ‖₁/(n·2⁻²³·‖A‖₁) for one packed n×n float32
+// matrix (A and L in its lower triangle) in full up to n = 2048; above, the
+// lower bound max over three random ±1 vectors v of
+// ‖A·v − L·(Lᵀ·v)‖_∞/(n·2⁻²³·‖A‖₁), O(n²).
+func checkLarge(a, l []float32, n int) float64 {
+	if n <= 2048 {
+		in := core.Strided[float32]{Data: a, Rows: n, Cols: n, LD: n, Stride: n * n, Count: 1}
+		out := in
+		out.Data = l
+		return residual1(in, out, 0, core.Lower, n, 0x1p-23)
+	}
+	at := func(m []float32, i, j int) float64 { return float64(m[i+j*n]) }
+	norm := make([]float64, n) // column sums of |A|, A symmetric from its lower triangle
+	for j := range n {
+		for i := j; i < n; i++ {
+			v := math.Abs(at(a, i, j))
+			norm[j] += v
+			if i != j {
+				norm[i] += v
+			}
+		}
+	}
+	anorm := slices.Max(norm)
+	rng := rand.New(rand.NewPCG(uint64(n), 3))
+	worst := 0.0
+	for range 3 {
+		v := make([]float64, n)
+		for i := range v {
+			v[i] = float64(1 - 2*rng.IntN(2))
+		}
+		av := make([]float64, n)
+		for j := range n {
+			for i := j; i < n; i++ {
+				x := at(a, i, j)
+				av[i] += x * v[j]
+				if i != j {
+					av[j] += x * v[i]
+				}
+			}
+		}
+		y := make([]float64, n) // Lᵀ·v
+		for j := range n {
+			s := 0.0
+			for i := j; i < n; i++ {
+				s += at(l, i, j) * v[i]
+			}
+			y[j] = s
+		}
+		z := make([]float64, n) // L·y
+		for j := range n {
+			for i := j; i < n; i++ {
+				z[i] += at(l, i, j) * y[j]
+			}
+		}
+		for i := range n {
+			worst = math.Max(worst, math.Abs(av[i]-z[i]))
+		}
+	}
+	return worst / (float64(n) * 0x1p-23 * anorm)
+}
+
+func mustEvent(t *testing.T, c *cuda.Context) *cuda.Event {
+	t.Helper()
+	e, err := c.NewEvent()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
