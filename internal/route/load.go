@@ -43,6 +43,7 @@ func readFolder(f folder) (map[tableID]*Table, error) {
 		return nil, fmt.Errorf("route: tables folder %s: %w", label, err)
 	}
 	tables := map[tableID]*Table{}
+	broken := map[string]bool{} // present but unreadable: not "missing" too
 	var errs []error
 	hasIndex := false
 	for _, e := range entries {
@@ -58,24 +59,27 @@ func readFolder(f folder) (map[tableID]*Table, error) {
 		data, err := fs.ReadFile(fsys, name)
 		if err != nil {
 			errs = append(errs, &TableError{File: file, Msg: err.Error()})
+			broken[name] = true
 			continue
 		}
 		t, err := ParseTable(file, bytes.NewReader(data))
 		if err != nil {
 			errs = append(errs, err)
+			broken[name] = true
 			continue
 		}
 		id, _ := parseTableName(name)
 		tables[id] = t
 	}
 	if hasIndex {
-		errs = append(errs, checkIndex(f, tables)...)
+		errs = append(errs, checkIndex(f, tables, broken)...)
 	}
 	return tables, errors.Join(errs...)
 }
 
-// checkIndex compares the folder's index with the tables found in it.
-func checkIndex(f folder, tables map[tableID]*Table) []error {
+// checkIndex compares the folder's index with the tables found in it;
+// broken names tables present but already reported as unreadable.
+func checkIndex(f folder, tables map[tableID]*Table, broken map[string]bool) []error {
 	file := f.name(IndexFile)
 	data, err := fs.ReadFile(f.fsys, IndexFile)
 	if err != nil {
@@ -98,7 +102,7 @@ func checkIndex(f folder, tables map[tableID]*Table) []error {
 			fail("%q is not a table file name <op>.<dtype>.<device>.txt", text)
 		case listed[text] > 0:
 			fail("%s is listed twice (line %d)", text, listed[text])
-		case tables[id] == nil:
+		case tables[id] == nil && !broken[text]:
 			fail("lists %s, which is missing from %s (restore it, or remove this line with the table)", text, f.label)
 		}
 		listed[text] = line

@@ -62,6 +62,10 @@ func TestLoadErrors(t *testing.T) {
 		if !found {
 			t.Errorf("err = %v\nwant %s line %d: %s", err, where, wantLine, msg)
 		}
+		// A table that is present but broken is not also reported missing.
+		if !strings.Contains(msg, "missing") && strings.Contains(err.Error(), "which is missing") {
+			t.Errorf("err = %v\nalso calls a present table missing", err)
+		}
 	}
 	for _, c := range cases {
 		t.Run(c.name+"/embedded", func(t *testing.T) {
