@@ -27,6 +27,7 @@ type tuneOptions struct {
 	heatmap string
 	time    time.Duration
 	count   int
+	maxMiB  int
 }
 
 func tuneFlags(o *tuneOptions) *flag.FlagSet {
@@ -38,6 +39,7 @@ func tuneFlags(o *tuneOptions) *flag.FlagSet {
 	fs.StringVar(&o.heatmap, "heatmap", "", "also write a PNG of best native time / vendor time by n and batch, per dtype")
 	fs.DurationVar(&o.time, "time", 200*time.Millisecond, "target duration of one repetition of one candidate")
 	fs.IntVar(&o.count, "count", 3, "repetitions per candidate and point (the time is their median)")
+	fs.IntVar(&o.maxMiB, "max-mib", 0, "skip points whose largest operand batch exceeds this many MiB (0: no limit)")
 	return fs
 }
 
@@ -100,6 +102,7 @@ func runTune(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageErr("%v", err)
 	}
+	g.MaxMiB = o.maxMiB
 	if o.count < 1 || o.time <= 0 {
 		return usageErr("--count %d, --time %v: want a count ≥ 1 and a positive time", o.count, o.time)
 	}

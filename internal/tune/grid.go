@@ -223,6 +223,10 @@ type Grid struct {
 	DTypes                    []string
 	N, Batch, NRHS, M, K      []int
 	Uplo, Side, Trans, TransB []string
+	// MaxMiB, when positive, drops points whose largest operand batch
+	// (batch·max(m, n)·max(n, nrhs, k) elements) exceeds it, so one grid can
+	// pair small orders with large batches and large orders with small.
+	MaxMiB int
 }
 
 func (g *Grid) ints(name string) []int {
@@ -372,7 +376,18 @@ func (g *Grid) Points(op *route.Op) []Point {
 			}
 		}
 	}
+	if g.MaxMiB > 0 {
+		points = slices.DeleteFunc(points, func(p Point) bool {
+			return p.operandBytes() > int64(g.MaxMiB)<<20
+		})
+	}
 	return points
+}
+
+// operandBytes is the size of the point's largest operand batch.
+func (p *Point) operandBytes() int64 {
+	size := map[string]int64{"float32": 4, "float64": 8, "complex64": 8, "complex128": 16}[p.DType]
+	return int64(p.Batch) * int64(max(p.M, p.N)) * int64(max(p.N, p.NRHS, p.K)) * size
 }
 
 // DefaultNRHS is nrhs when a grid or call does not say: 1, except for the

@@ -1,6 +1,7 @@
 package tune
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -137,5 +138,22 @@ func TestGridValidate(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) || !IsUsage(err) {
 			t.Errorf("%+v: err = %v, want a usage error with %q", c.g, err, c.want)
 		}
+	}
+}
+
+func TestGridMaxMiB(t *testing.T) {
+	op, _ := route.New(route.Config{})
+	potrf, _ := op.Op("potrf")
+	g := Grid{DTypes: []string{"float32", "float64"}, N: []int{32, 1024}, Batch: []int{1, 1024}, MaxMiB: 64}
+	var got []string
+	for _, p := range g.Points(potrf) {
+		got = append(got, fmt.Sprintf("%s n=%d b=%d", p.DType, p.N, p.Batch))
+	}
+	// 1024²·1024·4 B = 4 GiB is dropped; 32²·1024·8 B = 8 MiB and one
+	// 1024² matrix (4 or 8 MiB) stay.
+	want := []string{"float32 n=32 b=1", "float32 n=32 b=1024", "float32 n=1024 b=1",
+		"float64 n=32 b=1", "float64 n=32 b=1024", "float64 n=1024 b=1"}
+	if !slices.Equal(got, want) {
+		t.Errorf("points %q, want %q", got, want)
 	}
 }
