@@ -135,6 +135,8 @@ func gpuPotrf[T Scalar](q *Queue, name string, uplo Uplo, a *Batch[T], info *Inf
 		switch name {
 		case "native:tiny":
 			return potrf.Potrf[T](q.gpu.stream, uplo, a.rows, a.devPtr(), a.ld, int64(a.stride), a.count, st)
+		case "native:cta":
+			return potrf.PotrfCTA[T](q.gpu.stream, uplo, a.rows, a.devPtr(), a.ld, int64(a.stride), a.count, st)
 		case "native:blocked":
 			return blockedPotrf(q, uplo, a, st, cholblocked.Options{})
 		case "native:blocked:prec=tf32x3":

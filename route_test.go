@@ -246,12 +246,12 @@ func routeGPU[T batchlas.Scalar](t *testing.T, q, cq *batchlas.Queue) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			pins := []string{"native:tiny", "native:blocked", "vendor", "native", "auto"}
+			pins := []string{"native:tiny", "native:cta", "native:blocked", "vendor", "native", "auto"}
 			if !isDouble[T]() && !isComplex[T]() {
 				pins = append(pins, "native:blocked:prec=tf32x3")
 			}
 			for _, pin := range pins {
-				if pin == "native:tiny" && n > 32 {
+				if pin == "native:tiny" && n > 32 || pin == "native:cta" && (n <= 32 || n > 160) {
 					continue
 				}
 				got, err := potrfWith(t, q, uplo, n, 33, host, batchlas.Route(pin))

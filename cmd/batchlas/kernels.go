@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/batchlas/batchlas/internal/cuda"
+	"github.com/batchlas/batchlas/internal/gpu/cholblocked"
 	"github.com/batchlas/batchlas/internal/gpu/fixup"
 	"github.com/batchlas/batchlas/internal/gpu/potrf"
 )
@@ -34,6 +35,10 @@ var kernelSources = []struct {
 	{"fixup.cu", fixup.Load},
 	{"potrf.cu", func(c *cuda.Context) ([]*cuda.Kernel, error) {
 		return cuda.DefaultJIT().Load(c, potrf.Source, potrf.KernelNames()...)
+	}},
+	{"cta.cu", potrf.LoadCTAKernels},
+	{"blocked.cu", func(c *cuda.Context) ([]*cuda.Kernel, error) {
+		return cuda.DefaultJIT().Load(c, cholblocked.Source, cholblocked.KernelNames()...)
 	}},
 }
 

@@ -447,6 +447,20 @@ func (k *Kernel) ActiveBlocksPerSM(blockSize, dynShared int) (int, error) {
 	return int(n), nil
 }
 
+// AllowDynamicShared opts k in to bytes of dynamic shared memory per block
+// (cuFuncSetAttribute MAX_DYNAMIC_SHARED_SIZE_BYTES) ahead of a launch, so
+// that ActiveBlocksPerSM answers for sizes above the default 48 KiB and a
+// size the device cannot give is known before anything is queued. Launch
+// does the same by itself; the outcome is remembered either way, so a
+// refused size is not asked for again. A size the device does not have is
+// an error wrapping core.ErrUnsupported.
+func (k *Kernel) AllowDynamicShared(bytes int) error {
+	if bytes < 0 || bytes > math.MaxInt32 {
+		return fmt.Errorf("%w: cuda: %d B of dynamic shared memory for %s", core.ErrArgument, bytes, k.Name)
+	}
+	return k.ctx.Do(func() error { return k.allowShared(bytes) })
+}
+
 // allowShared opts the function in to bytes of dynamic shared memory when
 // that exceeds the default 48 KiB; once per function and size, and a
 // failure is remembered so it is not retried on every launch. Runs inside Do.

@@ -462,3 +462,43 @@ func TestNVRTCTarget(t *testing.T) {
 		t.Errorf("without a list: %q, ptx %v", option, ptx)
 	}
 }
+
+// TestAllowDynamicShared opts a kernel in ahead of a launch: the occupancy
+// query then counts the large size, a size beyond the device's limit is an
+// ErrUnsupported that is remembered, and a launch at the granted size runs.
+func TestAllowDynamicShared(t *testing.T) {
+	c := rtContext(t)
+	rtNeedNVRTC(t)
+	s := rtStream(t, c)
+	const n = 20000 // 80,000 B: more than the 48 KiB allowed without opting in
+	// A JIT of its own, so the kernel is a fresh function that no launch has opted in.
+	k, err := NewJIT(JITOptions{NoDiskCache: true}).Kernel(c, testSource, "sum_shared<20000>")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := k.AllowDynamicShared(-1); !errors.Is(err, core.ErrArgument) {
+		t.Errorf("a negative size: %v", err)
+	}
+	if err := k.AllowDynamicShared(4 * n); err != nil {
+		t.Fatal(err)
+	}
+	if blocks, err := k.ActiveBlocksPerSM(256, 4*n); err != nil || blocks < 1 || blocks*4*n > c.Device.MaxSharedPerSM {
+		t.Errorf("blocks per SM with %d B: %d, %v (%d B per SM)", 4*n, blocks, err, c.Device.MaxSharedPerSM)
+	}
+	tooMuch := c.Device.MaxSharedPerBlockOptin + 1024
+	if err := k.AllowDynamicShared(tooMuch); !errors.Is(err, core.ErrUnsupported) || k.shared.failedAt != tooMuch {
+		t.Errorf("beyond the opt-in limit: %v (failedAt %d)", err, k.shared.failedAt)
+	}
+	out, _ := c.Alloc(8)
+	defer c.Free(out)
+	if err := Launch(s, k, [3]uint32{1, 1, 1}, [3]uint32{256, 1, 1}, 4*n, out); err != nil {
+		t.Fatal(err)
+	}
+	got := make([]uint64, 1)
+	if err := Download(s, got, out); err != nil {
+		t.Fatal(err)
+	}
+	if got[0] != n*(n-1)/2 {
+		t.Errorf("sum = %d, want %d", got[0], n*(n-1)/2)
+	}
+}

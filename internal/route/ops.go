@@ -39,6 +39,7 @@ func Builtin() []*Op {
 	return []*Op{
 		{Name: "potrf", Keys: []Key{uplo, n3, batch}, Candidates: append([]Candidate{
 			{Name: "native:tiny", CanRun: nativeUpTo(potrfgpu.MaxN)},
+			{Name: "native:cta", CanRun: ctaCanRun},
 			{Name: "native:blocked", CanRun: blockedCanRun(cholblocked.Exact)},
 			{Name: "native:blocked:prec=tf32x3", CanRun: blockedCanRun(cholblocked.Split3TF32)},
 			{Name: "vendor", CanRun: vendorCanRun},
@@ -82,6 +83,15 @@ func nativeUpTo(limit int) func(Call) error {
 		}
 		return nil
 	}
+}
+
+// ctaCanRun accepts calls the one-block-per-matrix Cholesky tier takes:
+// 33 ≤ n ≤ potrf.MaxCTAFor(dtype).
+func ctaCanRun(c Call) error {
+	if !c.Device.GPU() {
+		return errors.New("native kernels run on a GPU")
+	}
+	return potrfgpu.CanRunCTA(cudaDType(c.DType), c.N)
 }
 
 // blockedCanRun accepts calls the blocked Cholesky driver takes with

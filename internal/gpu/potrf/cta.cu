@@ -1,0 +1,296 @@
+// cta.cu: batched Cholesky for medium orders (33 ≤ n ≤ MaxCTA), one matrix
+// per thread block, A = L·Lᴴ (Lower) or A = Uᴴ·U (Upper), in place, with
+// LAPACK's per-matrix info. It is compiled after potrf.cu and uses its scalar
+// helpers (cfloat, cdouble, re, from_real, conj_, scale, sub_mul_conj,
+// rsqrt_, pack).
+//
+// Shape. A block of NP threads (n rounded up to a multiple of 32, at least
+// 64) factors one matrix; thread t owns row t of L for the whole
+// factorization (for Upper: column t of U, read and written conjugated, so
+// the kernel runs the Lower algorithm on Aᴴ). One matrix per block rather
+// than several: a 64-thread block already gives the two-warp barrier scope
+// and, at 32 blocks per SM, the 2048 resident threads that packing several
+// matrices into a block buys (kernel-lessons §5, §20), without named
+// barriers or a slow matrix holding up its neighbours.
+//
+// Algorithm: left-looking by panels of NB columns (lessons §13, §19: fewer
+// multiply-adds than right-looking and one small loop body instead of a
+// straight-line kernel). For the panel of columns j0..j0+NB−1, every thread
+// holding a row t ≥ j0:
+//  1. has its part of the panel, A(t, j0:j0+NB), in the register row r,
+//     loaded from global memory one panel ahead (nx), so the load latency
+//     hides behind the previous panel;
+//  2. subtracts L(t, 0:j0)·L(j0:j0+NB, 0:j0)ᴴ, reading the finished columns
+//     from shared memory: its own L(t, k), and L(j0:j0+NB, k) as 16-byte
+//     broadcast vectors (one vector load per 4 float multiply-adds, §10);
+//  3. the warp that holds rows j0..j0+NB−1 factors the diagonal block with
+//     potrf_reg's column step (pivot by shuffle, the owner scales, the column
+//     published in shared memory, one __syncwarp per column); that warp's
+//     lanes below the block solve their rows in the same steps;
+//  4. after one barrier, rows in later warps solve against the block with
+//     the same step, the scale of each column read from shared memory;
+//  5. the row's panel part goes to shared memory (for later panels) at once
+//     and to global memory (final) after the step; a second barrier ends the
+//     panel.
+// Two barriers per panel; the serial chain is one column step per column.
+// The next pivot is computed by its owner from its own value (the diagonal
+// update needs only L(j, c) itself), so the shuffle of step c+1 does not wait
+// for the shared-memory column of step c.
+//
+// Shared memory holds only L, as a trapezoid of column blocks: block K keeps
+// the rows K·NB..NP−1 of its NB columns, column-major, so every access is a
+// contiguous column segment (conflict-free across a warp, or a broadcast) and
+// n = 256 float fits in 136 KiB (a full square would need 256 KiB).
+//
+// Rows beyond n and columns beyond n in the last panel are padding: a row
+// t ≥ n holds the identity and never reaches global memory, the diagonal
+// step stops at column n (a uniform test; later warps run the padding
+// columns scaled by 0), so padding values (which may be anything) only ever
+// feed padding values. Panels past the last real column are not run, so the
+// cost follows n, not the bucket NP.
+//
+// Pivots: float uses rsqrt (potrf.cu explains the accuracy: about 2 ulp
+// against a 20·n·eps budget); double and the complex types use a correctly
+// rounded sqrt and divide, as LAPACK does (diag = sqrt(d), column · 1/diag).
+//
+// Failure. info = k for the first pivot that is not > 0 (≤ 0 or NaN); from
+// then on the scale is 0. The rows store only the columns before k−1 and the
+// owner of row k−1 stores the failing pivot, so the matrix holds what LAPACK's
+// potf2 leaves (the first k−1 columns of L, the pivot, the rest as it was);
+// the block stops after that panel. Nothing depends on the data's values but
+// the stores, so NaN or Inf cannot hang a block, and blocks share nothing.
+//
+// The strict other triangle, the rows beyond n and the gaps between matrices
+// are never read or written.
+
+// Which types take the exact pivot (sqrt and divide) rather than rsqrt.
+template <typename T> struct exact_pivot {
+    static constexpr bool value = true;
+};
+template <> struct exact_pivot<float> {
+    static constexpr bool value = false;
+};
+
+__device__ __forceinline__ float sqrt_(float x) { return sqrtf(x); }
+__device__ __forceinline__ double sqrt_(double x) { return sqrt(x); }
+
+// s = 1/sqrt(d) and diag = sqrt(d) for the pivot d; s = 0 once failed.
+template <typename T>
+__device__ __forceinline__ void pivot_scale(typename real_of<T>::type d, bool ok, typename real_of<T>::type& s,
+                                            typename real_of<T>::type& diag) {
+    using R = typename real_of<T>::type;
+    if constexpr (exact_pivot<T>::value) {
+        diag = sqrt_(d);
+        s = ok ? R(1) / diag : R(0); // d = +Inf: diag Inf, s 0, as LAPACK
+    } else {
+        s = ok ? rsqrt_(d) : R(0);
+        diag = isinf(d) ? d : d * s;
+    }
+}
+
+// Start of block column K of the trapezoid (elements): blocks 0..K−1 hold NB
+// columns of NP − K'·NB rows each. A multiple of NB, so 16-byte aligned.
+template <int NP, int NB> __device__ __forceinline__ int trap_off(int K) {
+    return NB * (K * NP - NB * (K * (K - 1) / 2));
+}
+
+// The dynamic shared memory: the trapezoid, 16-byte aligned.
+extern __shared__ pack<float> cta_shared[];
+
+// x[c] = element (t, j+c) of the Hermitian matrix's lower triangle: A(t, j+c)
+// for Lower, conj(U(j+c, t)) for Upper, the diagonal's imaginary part
+// dropped; the identity above the diagonal and beyond n, so nothing outside
+// the uplo triangle is read. Upper rows wholly below the block read their
+// NB contiguous elements as 16-byte vectors when vec says the addresses
+// allow it (checked by the launcher).
+template <typename T, int NB, bool UPPER>
+__device__ __forceinline__ void load_panel(T (&x)[NB], const T* __restrict__ a, long long base, long long step, int t,
+                                           int j, int n, int vec) {
+    using R = typename real_of<T>::type;
+    constexpr int V = 16 / (int)sizeof(T);
+    if constexpr (UPPER) {
+        if (vec && t >= j + NB && t < n) {
+            const pack<T>* p = reinterpret_cast<const pack<T>*>(a + base + j);
+#pragma unroll
+            for (int q = 0; q < NB / V; ++q) {
+                const pack<T> v = p[q];
+#pragma unroll
+                for (int e = 0; e < V; ++e) x[q * V + e] = conj_(v.v[e]);
+            }
+            return;
+        }
+    }
+#pragma unroll
+    for (int c = 0; c < NB; ++c) {
+        const int k = j + c;
+        T v = from_real<T>(k == t ? R(1) : R(0));
+        if (k <= t && t < n) {
+            const T y = a[base + k * step];
+            v = k == t ? from_real<T>(re(y)) : (UPPER ? conj_(y) : y);
+        }
+        x[c] = v;
+    }
+}
+
+// Stores row t's (t < n) part of the panel at column j: the columns before
+// the first failure (all when fail = 0) and, on its owner, the failing pivot
+// (x holds it), only inside the uplo triangle.
+template <typename T, int NB, bool UPPER>
+__device__ __forceinline__ void store_panel(const T (&x)[NB], T* __restrict__ a, long long base, long long step, int t,
+                                            int j, int n, int fail, int vec) {
+    constexpr int V = 16 / (int)sizeof(T);
+    const int last = fail ? fail - 1 : n; // columns before last are final
+    if constexpr (UPPER) {
+        if (vec && t >= j + NB && j + NB <= last) {
+            pack<T>* p = reinterpret_cast<pack<T>*>(a + base + j);
+#pragma unroll
+            for (int q = 0; q < NB / V; ++q) {
+                pack<T> v;
+#pragma unroll
+                for (int e = 0; e < V; ++e) v.v[e] = conj_(x[q * V + e]);
+                p[q] = v;
+            }
+            return;
+        }
+    }
+#pragma unroll
+    for (int c = 0; c < NB; ++c) {
+        const int k = j + c;
+        if (k <= t && (k < last || (k == t && k == fail - 1))) a[base + k * step] = UPPER ? conj_(x[c]) : x[c];
+    }
+}
+
+// r[k] −= l·conj(col[k]) for c < k < NB: the rank-1 step of column c of the
+// diagonal block, read as 16-byte vectors (col is 16-byte aligned; c is a
+// constant once the caller's loop is unrolled).
+template <typename T, int NB>
+__device__ __forceinline__ void column_update(T (&r)[NB], T l, const T* col, int c) {
+    constexpr int V = 16 / (int)sizeof(T);
+#pragma unroll
+    for (int kb = 0; kb < NB; kb += V) {
+        if (kb + V <= c + 1) continue;
+        const pack<T> p = *reinterpret_cast<const pack<T>*>(col + kb);
+#pragma unroll
+        for (int e = 0; e < V; ++e) {
+            const int k = kb + e;
+            if (k > c) r[k] = sub_mul_conj(r[k], l, p.v[e]);
+        }
+    }
+}
+
+// NP: threads per block and the rows the trapezoid holds, a multiple of 32
+// in [64, 256] with n ≤ NP; NB: panel width, dividing 32 and NP; UPPER: the
+// triangle that holds A. Grid: one block per matrix; dynamic shared memory:
+// trap_off<NP, NB>(NP / NB) elements. No __launch_bounds__: at NP ≤ 256
+// threads any register count up to 255 launches, and the caps invite spills
+// (potrf.cu, lessons §7). vec: the Upper rows may use 16-byte accesses (a,
+// lda and stride all 16-byte multiples).
+template <typename T, int NP, int NB, bool UPPER>
+__global__ void potrf_cta(T* __restrict__ a, long long lda, long long stride, int n, int* __restrict__ info, int vec) {
+    using R = typename real_of<T>::type;
+    constexpr int V = 16 / (int)sizeof(T);
+    static_assert(NP % 32 == 0 && NP >= 64 && NP <= 256, "NP is a multiple of 32 in [64, 256]");
+    static_assert(NB >= 4 && 32 % NB == 0 && NP % NB == 0 && NB % V == 0, "NB divides 32; a panel column is whole vectors");
+
+    T* const S = reinterpret_cast<T*>(cta_shared);
+    __shared__ R scales[NB]; // column scales of the current panel, for the later warps
+    __shared__ int failed;   // info so far, published by the diagonal warp
+
+    const int t = threadIdx.x; // the row this thread owns
+    const int warp = t >> 5;
+    const bool row = t < n;
+    // Element (t, k): a[base + k·step], A(t, k) for Lower, U(k, t) for Upper.
+    const long long base = (long long)blockIdx.x * stride + (UPPER ? (long long)t * lda : (long long)t);
+    const long long step = UPPER ? 1 : lda;
+
+    T r[NB], nx[NB];
+    load_panel<T, NB, UPPER>(r, a, base, step, t, 0, n, vec);
+    int fail = 0;
+    const int panels = (n + NB - 1) / NB;
+
+#pragma unroll 1
+    for (int J = 0;; ++J) {
+        const int j0 = J * NB;
+        if (J + 1 < panels) load_panel<T, NB, UPPER>(nx, a, base, step, t, j0 + NB, n, vec);
+
+        // 2. r −= L(t, 0:j0)·L(j0:j0+NB, 0:j0)ᴴ, one finished block column
+        // at a time. The loop over blocks stays rolled (its bounds vary);
+        // r is indexed by constants only.
+        if (t >= j0 && row) {
+#pragma unroll 1
+            for (int K = 0; K < J; ++K) {
+                const int ld = NP - K * NB;
+                const T* const col = S + trap_off<NP, NB>(K);
+                const T* const own = col + (t - K * NB);
+                const T* const top = col + (j0 - K * NB);
+#pragma unroll 4
+                for (int kk = 0; kk < NB; ++kk) {
+                    const T x = own[kk * ld];
+                    const pack<T>* const p = reinterpret_cast<const pack<T>*>(top + kk * ld);
+#pragma unroll
+                    for (int q = 0; q < NB / V; ++q) {
+                        const pack<T> v = p[q];
+#pragma unroll
+                        for (int e = 0; e < V; ++e) r[q * V + e] = sub_mul_conj(r[q * V + e], x, v.v[e]);
+                    }
+                }
+            }
+        }
+
+        const int cols = min(NB, n - j0); // real columns in this panel
+        const int ldp = NP - j0;
+        T* const panel = S + trap_off<NP, NB>(J); // element (i, j0+c) at panel[c·ldp + i − j0]
+        const int wd = j0 >> 5;                   // the warp holding rows j0..j0+NB−1
+
+        // 3. The diagonal block, column by column, in its warp.
+        if (warp == wd) {
+            const int lane0 = j0 & 31; // the lane of row j0
+            R d = __shfl_sync(0xffffffffu, re(r[0]), lane0);
+#pragma unroll
+            for (int c = 0; c < NB; ++c) {
+                if (c >= cols) break;
+                if (!(d > R(0)) && fail == 0) fail = j0 + c + 1; // NaN fails too
+                R s, diag;
+                pivot_scale<T>(d, fail == 0, s, diag);
+                const bool owner = t == j0 + c;
+                const T l = owner ? from_real<T>(fail == 0 ? diag : d) : scale(r[c], s);
+                r[c] = l;
+                if (t >= j0) panel[c * ldp + (t - j0)] = l;
+                if (owner) scales[c] = s;
+                __syncwarp();
+                // The next pivot before the column update: its owner updates
+                // its diagonal with its own L(j0+c+1, c), the same bits the
+                // shared column gives it, so the shuffle overlaps the loads.
+                if (c + 1 < NB) d = __shfl_sync(0xffffffffu, re(sub_mul_conj(r[c + 1], l, l)), lane0 + c + 1);
+                column_update<T, NB>(r, l, panel + c * ldp, c);
+            }
+            if (t == j0) failed = fail;
+        }
+        __syncthreads(); // the diagonal block, its scales and info are published
+        fail = failed;
+
+        // 4. Rows in later warps solve against the diagonal block.
+        if (warp > wd && warp * 32 < n) {
+#pragma unroll
+            for (int c = 0; c < NB; ++c) {
+                // Padding columns (last panel) run too, scaled by 0: they
+                // feed only padding, and the loop stays one block of code.
+                const R s = scales[c];
+                const T l = scale(r[c], c < cols ? s : R(0));
+                r[c] = l;
+                panel[c * ldp + (t - j0)] = l;
+                column_update<T, NB>(r, l, panel + c * ldp, c);
+            }
+        }
+
+        // 5. Final values to global memory; the next panel reads this one's
+        // shared columns only after the barrier.
+        if (t >= j0 && row) store_panel<T, NB, UPPER>(r, a, base, step, t, j0, n, fail, vec);
+        __syncthreads();
+        if (fail != 0 || J + 1 >= panels) break;
+#pragma unroll
+        for (int c = 0; c < NB; ++c) r[c] = nx[c];
+    }
+
+    if (t == 0) info[blockIdx.x] = fail;
+}

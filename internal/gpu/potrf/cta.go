@@ -1,0 +1,242 @@
+package potrf
+
+// This file is the shared-memory tier ("native:cta") for medium orders
+// (MaxN < n ≤ MaxCTAFor(type)): one thread block per matrix, one row per
+// thread, left-looking by panels with the finished columns of L in shared
+// memory (cta.cu says how and why).
+
+import (
+	_ "embed"
+	"fmt"
+	"math"
+	"sync"
+
+	"github.com/batchlas/batchlas/internal/core"
+	"github.com/batchlas/batchlas/internal/cuda"
+)
+
+//go:embed cta.cu
+var ctaCode string
+
+// CTASource is potrf.cu followed by cta.cu: the CTA kernels use potrf.cu's
+// scalar helpers, and compile errors point at cta.cu's own lines.
+var CTASource = cuda.Source{Name: "cta.cu", Code: code + "\n#line 1 \"cta.cu\"\n" + ctaCode}
+
+// MaxCTA is the largest order the CTA tier factors for any type (float32);
+// MaxCTAFor gives each type's limit.
+const MaxCTA = 256
+
+// maxCTA is each type's largest order: the largest bucket whose trapezoid
+// fits in ctaSharedLimit, capped at 256 threads (a block of at most 256
+// threads launches at any register count, so the kernel needs no
+// __launch_bounds__). TestCTAShape checks both against ctaSharedBytes.
+var maxCTA = [...]int{
+	cuda.Float32:    256, // 136 KiB of shared memory (320 would fit: 210 KiB, but 320 threads)
+	cuda.Float64:    224, // 210 KiB
+	cuda.Complex64:  224, // 210 KiB
+	cuda.Complex128: 160, // 210 KiB
+}
+
+// ctaSharedLimit is the dynamic shared memory a block may opt in to on
+// sm_90 (227 KiB), less 1 KiB for the kernel's static shared variables.
+// A device with less fails the launch with an error wrapping
+// core.ErrUnsupported (cuda's opt-in check), never silently.
+const ctaSharedLimit = 227<<10 - 1<<10
+
+// MaxCTAFor is the largest order the CTA tier factors for dtype (0 for an
+// unknown type).
+func MaxCTAFor(dtype cuda.DType) int {
+	if dtype < cuda.Float32 || dtype > cuda.Complex128 {
+		return 0
+	}
+	return maxCTA[dtype]
+}
+
+// ctaPanel is the panel width NB: 16 columns (a 16-value register row:
+// 16–64 registers), 8 for complex128 so its row and the prefetched next
+// panel stay at 32 registers each.
+func ctaPanel(dt cuda.DType) int {
+	if dt == cuda.Complex128 {
+		return 8
+	}
+	return 16
+}
+
+// ctaBucket is the block size NP that factors order n: n rounded up to a
+// multiple of 32 (whole warps), at least 64. The kernel runs only the
+// panels that hold real columns, so its cost follows n, and a bucket every
+// 32 keeps padding rows (idle threads) below one warp.
+func ctaBucket(n int) int { return max(64, (n+31)/32*32) }
+
+// ctaSharedBytes is the trapezoid of bucket np: block column K holds NB
+// columns of np − K·NB rows (cta.cu's trap_off).
+func ctaSharedBytes(dt cuda.DType, np int) int {
+	nb := ctaPanel(dt)
+	k := np / nb
+	return nb * (k*np - nb*(k*(k-1)/2)) * dt.Size()
+}
+
+// ctaKernelNames are the name expressions of the bucket np: Lower, then Upper.
+func ctaKernelNames(dt cuda.DType, np int) []string {
+	name := func(upper bool) string {
+		return fmt.Sprintf("potrf_cta<%s, %d, %d, %v>", typeName[dt], np, ctaPanel(dt), upper)
+	}
+	return []string{name(false), name(true)}
+}
+
+// ctaBuckets lists the buckets of dt, smallest first.
+func ctaBuckets(dt cuda.DType) []int {
+	var nps []int
+	for np := ctaBucket(MaxN + 1); np <= MaxCTAFor(dt); np += 32 {
+		nps = append(nps, np)
+	}
+	return nps
+}
+
+// CTAKernelNames lists every name expression of cta.cu, for a registry or a
+// compile check: 2 triangles × 23 buckets over the four types.
+func CTAKernelNames() []string {
+	var names []string
+	for dt := cuda.Float32; dt <= cuda.Complex128; dt++ {
+		for _, np := range ctaBuckets(dt) {
+			names = append(names, ctaKernelNames(dt, np)...)
+		}
+	}
+	return names
+}
+
+// LoadCTAKernels compiles (or finds in the cache) and loads every CTA
+// kernel into c, as one module, for `batchlas kernels`; PotrfCTA loads only
+// the bucket it needs.
+func LoadCTAKernels(c *cuda.Context) ([]*cuda.Kernel, error) {
+	return cuda.DefaultJIT().Load(c, CTASource, CTAKernelNames()...)
+}
+
+type ctaKey struct {
+	ctx *cuda.Context
+	dt  cuda.DType
+	np  int
+}
+
+// ctaLoaded caches, per context, type and bucket, the Lower and Upper
+// kernels; each bucket is compiled on its first use.
+var ctaLoaded sync.Map // ctaKey → []*cuda.Kernel
+
+func ctaKernels(c *cuda.Context, dt cuda.DType, np int) ([]*cuda.Kernel, error) {
+	key := ctaKey{c, dt, np}
+	if ks, ok := ctaLoaded.Load(key); ok {
+		return ks.([]*cuda.Kernel), nil
+	}
+	ks, err := cuda.DefaultJIT().Load(c, CTASource, ctaKernelNames(dt, np)...)
+	if err != nil {
+		return nil, fmt.Errorf("potrf: cta: %w", err)
+	}
+	ctaLoaded.Store(key, ks)
+	return ks, nil
+}
+
+// CanRunCTA reports whether the CTA kernel factors matrices of order n and
+// type dtype: nil for MaxN < n ≤ MaxCTAFor(dtype) and for n = 0 (empty
+// work), or an error wrapping core.ErrUnsupported (n outside the tier's
+// range), core.ErrShape or core.ErrArgument.
+func CanRunCTA(dtype cuda.DType, n int) error {
+	switch {
+	case dtype < cuda.Float32 || dtype > cuda.Complex128:
+		return fmt.Errorf("%w: potrf: cta: element type %v", core.ErrArgument, dtype)
+	case n < 0:
+		return fmt.Errorf("%w: potrf: cta: n = %d must not be negative", core.ErrShape, n)
+	case n == 0:
+		return nil
+	case n <= MaxN:
+		return fmt.Errorf("%w: potrf: the CTA kernel factors %d < n ≤ %d for %v, not %d (the register tier takes n ≤ %d)",
+			core.ErrUnsupported, MaxN, MaxCTAFor(dtype), dtype, n, MaxN)
+	case n > MaxCTAFor(dtype):
+		return fmt.Errorf("%w: potrf: the CTA kernel factors %d < n ≤ %d for %v, not %d",
+			core.ErrUnsupported, MaxN, MaxCTAFor(dtype), dtype, n)
+	}
+	return nil
+}
+
+// checkCTA validates PotrfCTA's arguments, as check does Potrf's.
+func checkCTA(dt cuda.DType, uplo core.Uplo, n int, a cuda.DevicePtr, lda int, stride int64, count int, info cuda.DevicePtr) error {
+	if err := CanRunCTA(dt, n); err != nil {
+		return err
+	}
+	switch {
+	case !uplo.Valid():
+		return fmt.Errorf("%w: potrf: cta: uplo %v", core.ErrArgument, uplo)
+	case count < 0 || count > math.MaxInt32:
+		return fmt.Errorf("%w: potrf: cta: count = %d must be in [0, 2^31)", core.ErrShape, count)
+	case lda < max(1, n):
+		return fmt.Errorf("%w: potrf: cta: lda = %d, must be at least max(1, n) = %d", core.ErrShape, lda, max(1, n))
+	case count > 1 && stride < int64(lda)*int64(n):
+		return fmt.Errorf("%w: potrf: cta: stride = %d, must be at least lda·n = %d", core.ErrShape, stride, int64(lda)*int64(n))
+	case count > 0 && info == 0:
+		return fmt.Errorf("%w: potrf: cta: info is a null pointer", core.ErrArgument)
+	case uintptr(info)%4 != 0:
+		return fmt.Errorf("%w: potrf: cta: info = %#x is not 4-byte aligned", core.ErrArgument, uintptr(info))
+	}
+	if n == 0 || count == 0 {
+		return nil
+	}
+	switch {
+	case a == 0:
+		return fmt.Errorf("%w: potrf: cta: a is a null pointer", core.ErrArgument)
+	case uintptr(a)%uintptr(dt.Size()) != 0:
+		return fmt.Errorf("%w: potrf: cta: a = %#x is not aligned to its %d-byte elements", core.ErrArgument, uintptr(a), dt.Size())
+	}
+	return nil
+}
+
+// ctaVector reports whether every Upper row may be moved as 16-byte
+// vectors: the start of each matrix and each column 16-byte aligned.
+func ctaVector(dt cuda.DType, uplo core.Uplo, a cuda.DevicePtr, lda int, stride int64, count int) bool {
+	size := int64(dt.Size())
+	return uplo == core.Upper && uintptr(a)%16 == 0 && int64(lda)*size%16 == 0 && (count == 1 || stride*size%16 == 0)
+}
+
+// PotrfCTA queues on s the Cholesky factorization of count Hermitian
+// positive definite n×n matrices, A = L·Lᴴ (uplo Lower) or A = Uᴴ·U
+// (Upper), with the CTA kernel (one thread block per matrix). Matrix m
+// starts at element m·stride of a and is column-major with leading
+// dimension lda; only its uplo triangle is read, and the factor overwrites
+// it. The imaginary parts of the diagonal are not read. info is a device
+// int32[count]: 0, or k > 0 when the leading minor of order k is not
+// positive definite (its pivot is ≤ 0 or NaN); matrix m then holds, as
+// LAPACK's potf2 leaves it, the first k−1 columns of L (rows of U) and the
+// failing pivot at (k−1, k−1), the rest of its triangle as it was. No
+// matrix affects another.
+// Argument errors return before anything is queued; n outside
+// (MaxN, MaxCTAFor(T)] is an error wrapping core.ErrUnsupported, and so is a
+// device whose blocks cannot have the kernel's shared memory.
+func PotrfCTA[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n int, a cuda.DevicePtr, lda int, stride int64, count int, info cuda.DevicePtr) error {
+	dt := cuda.DTypeOf[T]()
+	if s == nil {
+		return fmt.Errorf("%w: potrf: cta: nil stream", core.ErrArgument)
+	}
+	if err := checkCTA(dt, uplo, n, a, lda, stride, count, info); err != nil {
+		return err
+	}
+	if count == 0 {
+		return nil
+	}
+	if n == 0 {
+		return cuda.MemsetD32(s, info, 0, int64(count))
+	}
+	np := ctaBucket(n)
+	ks, err := ctaKernels(s.Context(), dt, np)
+	if err != nil {
+		return err
+	}
+	k := ks[0]
+	if uplo == core.Upper {
+		k = ks[1]
+	}
+	var vec int32
+	if ctaVector(dt, uplo, a, lda, stride, count) {
+		vec = 1
+	}
+	var args cuda.Args
+	args.Ptr(a).Int64(int64(lda)).Int64(stride).Int32(int32(n)).Ptr(info).Int32(vec)
+	return cuda.LaunchArgs(s, k, [3]uint32{uint32(count), 1, 1}, [3]uint32{uint32(np), 1, 1}, uint32(ctaSharedBytes(dt, np)), &args)
+}

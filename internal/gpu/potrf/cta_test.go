@@ -1,0 +1,578 @@
+package potrf
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"unsafe"
+
+	"github.com/batchlas/batchlas/internal/conformance"
+	"github.com/batchlas/batchlas/internal/core"
+	"github.com/batchlas/batchlas/internal/cuda"
+	"github.com/batchlas/batchlas/internal/oracle"
+)
+
+// ---- tests that need no GPU ----
+
+func TestCTAShape(t *testing.T) {
+	for n, want := range map[int]int{33: 64, 64: 64, 65: 96, 96: 96, 97: 128, 128: 128, 129: 160, 255: 256, 256: 256} {
+		if got := ctaBucket(n); got != want {
+			t.Errorf("ctaBucket(%d) = %d, want %d", n, got, want)
+		}
+	}
+	// The trapezoid of n = 64, float: 16·(64 + 48 + 32 + 16) elements.
+	if got := ctaSharedBytes(cuda.Float32, 64); got != 4*16*160 {
+		t.Errorf("ctaSharedBytes(float32, 64) = %d", got)
+	}
+	for dt := cuda.Float32; dt <= cuda.Complex128; dt++ {
+		top := MaxCTAFor(dt)
+		if top < 128 || top > MaxCTA || top%32 != 0 {
+			t.Errorf("%v: MaxCTAFor = %d", dt, top)
+		}
+		if got := ctaSharedBytes(dt, top); got > ctaSharedLimit {
+			t.Errorf("%v: the largest bucket needs %d B of shared memory, more than %d", dt, got, ctaSharedLimit)
+		}
+		// Each limit is the shared memory's, or the 256-thread cap's.
+		if top < MaxCTA && ctaSharedBytes(dt, top+32) <= ctaSharedLimit {
+			t.Errorf("%v: bucket %d would fit too (%d B)", dt, top+32, ctaSharedBytes(dt, top+32))
+		}
+		nb := ctaPanel(dt)
+		for _, np := range ctaBuckets(dt) {
+			if np%32 != 0 || np%nb != 0 || 32%nb != 0 || nb*dt.Size()%16 != 0 {
+				t.Errorf("%v: bucket %d, panel %d", dt, np, nb)
+			}
+		}
+		for n := MaxN + 1; n <= top; n++ {
+			if np := ctaBucket(n); np < n || np > top || np-n >= 32 && np != 64 {
+				t.Errorf("%v: n = %d runs in bucket %d", dt, n, np)
+			}
+		}
+	}
+	if got := ctaKernelNames(cuda.Complex128, 160); !slices.Equal(got, []string{"potrf_cta<cdouble, 160, 8, false>", "potrf_cta<cdouble, 160, 8, true>"}) {
+		t.Errorf("ctaKernelNames = %q", got)
+	}
+	if got := len(CTAKernelNames()); got != 2*(7+6+6+4) {
+		t.Errorf("%d CTA kernel names, want 46", got)
+	}
+	if !strings.HasPrefix(CTASource.Code, code) || !strings.Contains(CTASource.Code, "potrf_cta") {
+		t.Error("CTASource is not potrf.cu followed by cta.cu")
+	}
+}
+
+func TestCTAArguments(t *testing.T) {
+	const a, info = cuda.DevicePtr(1 << 20), cuda.DevicePtr(1 << 24)
+	if err := checkCTA(cuda.Float64, core.Lower, 40, a, 41, 41*40, 5, info); err != nil {
+		t.Fatalf("valid call refused: %v", err)
+	}
+	for name, tc := range map[string]struct {
+		dt            cuda.DType
+		uplo          core.Uplo
+		n, lda, count int
+		stride        int64
+		a, info       cuda.DevicePtr
+		want          error
+	}{
+		"n ≤ MaxN":        {cuda.Float32, core.Lower, 32, 32, 2, 32 * 32, a, info, core.ErrUnsupported},
+		"n > MaxCTA":      {cuda.Float32, core.Lower, 257, 257, 2, 257 * 257, a, info, core.ErrUnsupported},
+		"n > complex128":  {cuda.Complex128, core.Lower, 161, 161, 2, 161 * 161, a, info, core.ErrUnsupported},
+		"negative n":      {cuda.Float32, core.Lower, -1, 1, 2, 1, a, info, core.ErrShape},
+		"bad dtype":       {cuda.DType(7), core.Lower, 40, 40, 2, 1600, a, info, core.ErrArgument},
+		"bad uplo":        {cuda.Float32, core.Uplo(9), 40, 40, 2, 1600, a, info, core.ErrArgument},
+		"lda < n":         {cuda.Float32, core.Lower, 40, 39, 2, 1600, a, info, core.ErrShape},
+		"stride < lda·n":  {cuda.Float32, core.Upper, 40, 41, 2, 41*40 - 1, a, info, core.ErrShape},
+		"negative count":  {cuda.Float32, core.Lower, 40, 40, -1, 1600, a, info, core.ErrShape},
+		"null a":          {cuda.Float32, core.Lower, 40, 40, 2, 1600, 0, info, core.ErrArgument},
+		"null info":       {cuda.Float32, core.Lower, 40, 40, 2, 1600, a, 0, core.ErrArgument},
+		"misaligned a":    {cuda.Complex128, core.Lower, 40, 40, 2, 1600, a + 8, info, core.ErrArgument},
+		"misaligned info": {cuda.Float32, core.Lower, 40, 40, 2, 1600, a, info + 2, core.ErrArgument},
+	} {
+		if err := checkCTA(tc.dt, tc.uplo, tc.n, tc.a, tc.lda, tc.stride, tc.count, tc.info); !errors.Is(err, tc.want) {
+			t.Errorf("%s: %v, want %v", name, err, tc.want)
+		}
+	}
+	// Empty work needs no matrix pointer; a batch of one any stride.
+	for _, err := range []error{
+		checkCTA(cuda.Float32, core.Lower, 0, 0, 1, 0, 3, info),
+		checkCTA(cuda.Float32, core.Lower, 40, 0, 40, 0, 0, 0),
+		checkCTA(cuda.Float32, core.Upper, 40, a, 40, 0, 1, info),
+	} {
+		if err != nil {
+			t.Errorf("empty or single work refused: %v", err)
+		}
+	}
+	if err := PotrfCTA[float32](nil, core.Lower, 40, a, 40, 1600, 1, info); !errors.Is(err, core.ErrArgument) {
+		t.Errorf("nil stream: %v", err)
+	}
+	for dt := cuda.Float32; dt <= cuda.Complex128; dt++ {
+		if err := CanRunCTA(dt, MaxCTAFor(dt)); err != nil {
+			t.Errorf("CanRunCTA(%v, MaxCTAFor) = %v", dt, err)
+		}
+		if err := CanRunCTA(dt, MaxN+1); err != nil {
+			t.Errorf("CanRunCTA(%v, MaxN+1) = %v", dt, err)
+		}
+		// The tiers meet: every order up to the CTA limit has exactly one.
+		for n := 1; n <= MaxCTAFor(dt); n++ {
+			if (CanRun(dt, n) == nil) == (CanRunCTA(dt, n) == nil) {
+				t.Errorf("%v, n = %d: CanRun %v, CanRunCTA %v", dt, n, CanRun(dt, n), CanRunCTA(dt, n))
+			}
+		}
+	}
+}
+
+func TestCTAVector(t *testing.T) {
+	const a = cuda.DevicePtr(1 << 20)
+	for _, tc := range []struct {
+		dt     cuda.DType
+		uplo   core.Uplo
+		a      cuda.DevicePtr
+		lda    int
+		stride int64
+		count  int
+		want   bool
+	}{
+		{cuda.Float32, core.Upper, a, 64, 64 * 64, 9, true},
+		{cuda.Float32, core.Lower, a, 64, 64 * 64, 9, false}, // Lower rows are not contiguous
+		{cuda.Float32, core.Upper, a + 4, 64, 64 * 64, 9, false},
+		{cuda.Float32, core.Upper, a, 66, 66 * 64, 9, false},
+		{cuda.Float32, core.Upper, a, 64, 64*64 + 2, 9, false},
+		{cuda.Float32, core.Upper, a, 64, 64*64 + 2, 1, true}, // one matrix: the stride is not used
+		{cuda.Float64, core.Upper, a, 34, 34 * 40, 3, true},
+		{cuda.Complex128, core.Upper, a, 41, 41*40 + 1, 3, true},
+		{cuda.Complex128, core.Upper, a + 8, 41, 41 * 40, 3, false},
+	} {
+		if got := ctaVector(tc.dt, tc.uplo, tc.a, tc.lda, tc.stride, tc.count); got != tc.want {
+			t.Errorf("ctaVector(%v, %v, %#x, lda %d, stride %d, count %d) = %v", tc.dt, tc.uplo, uintptr(tc.a), tc.lda, tc.stride, tc.count, got)
+		}
+	}
+}
+
+// ---- tests that need a GPU ----
+
+// ctaSizes are the orders of the sweep: every order of the tier for dt, or
+// under -short the edges of the panels and buckets.
+func ctaSizes(dt cuda.DType) []int {
+	top := MaxCTAFor(dt)
+	var sizes []int
+	for n := MaxN + 1; n <= top; n++ {
+		if !testing.Short() || slices.Contains([]int{33, 47, 48, 49, 63, 64, 65, 96, 97, 127, 128, 129, top - 1, top}, n) {
+			sizes = append(sizes, n)
+		}
+	}
+	return slices.Compact(sizes)
+}
+
+// TestPotrfCTA factors, for every type, both triangles and every order of
+// the tier, a batch of 20 mixed matrices (mixedBatch: random, ill-conditioned,
+// not positive definite, NaN on and off the diagonal; lda > n, a gap between
+// matrices, the other triangle poisoned) and checks it as TestPotrf does
+// (checkFactors), and the whole batch bit-identical to each matrix factored
+// alone. Orders run in parallel, each on its own stream, since the host
+// reference (n³ per matrix) costs more than the GPU.
+func TestPotrfCTA(t *testing.T) {
+	gpu(t)
+	t.Run("float32", func(t *testing.T) { testPotrfCTA[float32](t) })
+	t.Run("float64", func(t *testing.T) { testPotrfCTA[float64](t) })
+	t.Run("complex64", func(t *testing.T) { testPotrfCTA[complex64](t) })
+	t.Run("complex128", func(t *testing.T) { testPotrfCTA[complex128](t) })
+}
+
+func testPotrfCTA[T core.Scalar](t *testing.T) {
+	const count = 20
+	dt := cuda.DTypeOf[T]()
+	for _, uplo := range []core.Uplo{core.Lower, core.Upper} {
+		var (
+			mu            sync.Mutex
+			worst         float64
+			worstN, cases int
+		)
+		t.Run(uplo.String(), func(t *testing.T) {
+			for _, n := range ctaSizes(dt) {
+				t.Run(fmt.Sprintf("n=%d", n), func(t *testing.T) {
+					t.Parallel()
+					r := ctaCase[T](t, gpu(t), uplo, n, count, uint64(7000*n)+uint64(uplo))
+					mu.Lock()
+					if cases++; r > worst {
+						worst, worstN = r, n
+					}
+					mu.Unlock()
+				})
+			}
+		})
+		t.Logf("%s %v: %d orders, worst ‖A − L·Lᴴ‖₁/(n·eps·‖A‖₁) = %.3f (n = %d; bound 20)", core.TypeName[T](), uplo, cases, worst, worstN)
+	}
+}
+
+// ctaCase runs one case of TestPotrfCTA and returns its worst residual ratio.
+func ctaCase[T core.Scalar](t *testing.T, s *cuda.Stream, uplo core.Uplo, n, count int, seed uint64) float64 {
+	t.Helper()
+	in, items := mixedBatch[T](n, count, uplo, seed)
+	return ctaRun(t, s, uplo, in, items)
+}
+
+// ctaRun factors the batch in with PotrfCTA, and each matrix alone, and
+// checks the results; it returns the worst residual ratio.
+func ctaRun[T core.Scalar](t *testing.T, s *cuda.Stream, uplo core.Uplo, in core.Strided[T], items []item) float64 {
+	t.Helper()
+	n, count := in.Rows, in.Count
+	name := fmt.Sprintf("%s/%v/n=%d", core.TypeName[T](), uplo, n)
+	size := int64(unsafe.Sizeof(in.Data[0]))
+	sentinel := slices.Repeat([]int32{-7}, count)
+
+	batched, alone := upload(t, s, in.Data), upload(t, s, in.Data)
+	infoB, infoA := upload(t, s, sentinel), upload(t, s, sentinel)
+	if err := PotrfCTA[T](s, uplo, n, batched, in.LD, int64(in.Stride), count, infoB); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	for b := range count {
+		p := alone + cuda.DevicePtr(int64(b)*int64(in.Stride)*size)
+		if err := PotrfCTA[T](s, uplo, n, p, in.LD, int64(in.Stride), 1, infoA+cuda.DevicePtr(4*b)); err != nil {
+			t.Fatalf("%s: item %d alone: %v", name, b, err)
+		}
+	}
+	out := in
+	out.Data = download[T](t, s, batched, len(in.Data))
+	one := download[T](t, s, alone, len(in.Data))
+	info, infoOne := download[int32](t, s, infoB, count), download[int32](t, s, infoA, count)
+
+	if !bytes.Equal(asBytes(out.Data), asBytes(one)) || !slices.Equal(info, infoOne) {
+		for x := range out.Data {
+			if !oracle.SameBits(out.Data[x], one[x]) {
+				t.Errorf("%s: element %d (matrix %d) is %v in the batch, %v factored alone", name, x, x/in.Stride, out.Data[x], one[x])
+				break
+			}
+		}
+		for b := range info {
+			if info[b] != infoOne[b] {
+				t.Errorf("%s: item %d: info %d in the batch, %d alone", name, b, info[b], infoOne[b])
+				break
+			}
+		}
+	}
+	return checkFactors(func(format string, args ...any) { t.Errorf(name+": "+format, args...) }, uplo, in, items, out, info)
+}
+
+// TestPotrfCTAFailures puts failures where a blocked kernel can get them
+// wrong: on the first and last column of a panel, the first column of the
+// next, the middle and the last column, NaN on and off the diagonal, each
+// between good matrices, in a layout that allows 16-byte Upper rows (lda a
+// multiple of 4, aligned stride) and in one that does not.
+func TestPotrfCTAFailures(t *testing.T) {
+	s := gpu(t)
+	t.Run("float32", func(t *testing.T) { testPotrfCTAFailures[float32](t, s) })
+	t.Run("float64", func(t *testing.T) { testPotrfCTAFailures[float64](t, s) })
+	t.Run("complex64", func(t *testing.T) { testPotrfCTAFailures[complex64](t, s) })
+	t.Run("complex128", func(t *testing.T) { testPotrfCTAFailures[complex128](t, s) })
+}
+
+func testPotrfCTAFailures[T core.Scalar](t *testing.T, s *cuda.Stream) {
+	dt := cuda.DTypeOf[T]()
+	nb := ctaPanel(dt)
+	for _, n := range []int{33, 64, 100, 129, MaxCTAFor(dt)} {
+		gen := oracle.GenFor[T](uint64(n))
+		rng := rand.New(rand.NewPCG(uint64(n), 3))
+		base := gen.SPD(n, 100)
+		var mats []*oracle.Mat
+		var items []item
+		good := func() {
+			mats = append(mats, scaled(base, rng, core.IsComplex[T]()))
+			items = append(items, item{kind: "spd"})
+		}
+		good()
+		for _, k := range []int{1, 2, nb, nb + 1, 2 * nb, 2*nb + 1, n/2 + 1, n - 1, n} {
+			mats = append(mats, oracle.NotSPDFrom(scaled(base, rng, core.IsComplex[T]()), k))
+			items = append(items, item{"notspd", k})
+			good()
+		}
+		for _, j := range []int{nb - 1, nb, n - 1} {
+			m := scaled(base, rng, core.IsComplex[T]())
+			oracle.PlantNaN(m, j, j)
+			mats = append(mats, m)
+			items = append(items, item{"nan", j + 1})
+			good()
+		}
+		for _, ij := range [][2]int{{nb, nb - 1}, {n - 1, 0}, {n - 1, n - 2}} {
+			m := scaled(base, rng, core.IsComplex[T]())
+			oracle.PlantNaN(m, ij[0], ij[1])
+			oracle.PlantNaN(m, ij[1], ij[0])
+			mats = append(mats, m)
+			items = append(items, item{"nan:offdiag", ij[0] + 1})
+			good()
+		}
+		for _, uplo := range []core.Uplo{core.Lower, core.Upper} {
+			for _, aligned := range []bool{false, true} {
+				lda, stride := n+1, (n+1)*n+3
+				if aligned {
+					lda = (n + 4) / 4 * 4
+					stride = lda*n + 4
+				}
+				t.Run(fmt.Sprintf("%v/n=%d/aligned=%v", uplo, n, aligned), func(t *testing.T) {
+					in := oracle.NewStridedLayout[T](n, n, len(mats), lda, stride)
+					for b, m := range mats {
+						oracle.Store(in, b, m)
+						oracle.PoisonTriangle(in, b, uplo, false)
+					}
+					ctaRun(t, s, uplo, in, items)
+				})
+			}
+		}
+	}
+}
+
+// ctaEngine runs the shared Cholesky suite's Potrf on the CTA kernel. It is
+// engine with PotrfCTA in place of Potrf.
+type ctaEngine[T core.Scalar] struct{ s *cuda.Stream }
+
+func (e ctaEngine[T]) Potrf(uplo core.Uplo, a core.Strided[T], info []int32) error {
+	var z T
+	size := int64(unsafe.Sizeof(z))
+	c := e.s.Context()
+	pa, err := c.Alloc(max(int64(len(a.Data))*size, 256))
+	if err != nil {
+		return err
+	}
+	defer c.Free(pa)
+	pi, err := c.Alloc(max(int64(len(info))*4, 256))
+	if err != nil {
+		return err
+	}
+	defer c.Free(pi)
+	if err := cuda.Upload(e.s, pa, a.Data); err != nil {
+		return err
+	}
+	if err := cuda.Upload(e.s, pi, info); err != nil {
+		return err
+	}
+	if err := PotrfCTA[T](e.s, uplo, a.Rows, pa, a.LD, int64(a.Stride), a.Count, pi); err != nil {
+		return err
+	}
+	if err := cuda.Download(e.s, a.Data, pa); err != nil {
+		return err
+	}
+	return cuda.Download(e.s, info, pi)
+}
+
+// TestCTAConformance runs the shared Potrf suite on the CTA kernel, on the
+// orders around its panel and bucket edges (33 and 64 also with ld = n and
+// a packed stride). The suite's empty batch of order 4 is below the tier
+// and listed as unsupported.
+func TestCTAConformance(t *testing.T) {
+	s := gpu(t)
+	run := func(dt cuda.DType, suite func(cfg conformance.Config)) {
+		var sizes []int
+		for _, n := range []int{33, 47, 48, 63, 64, 65, 100, 127, 128, 129, 160, 161, 200, 224, 255, 256} {
+			if n <= MaxCTAFor(dt) {
+				sizes = append(sizes, n)
+			}
+		}
+		suite(conformance.Config{Sizes: sizes, Unsupported: []string{`^Potrf/[^/]+/Empty/(Lower|Upper)/n=4/count=0$`}})
+	}
+	t.Run("float32", func(t *testing.T) {
+		run(cuda.Float32, func(cfg conformance.Config) { conformance.PotrfTest[float32](t, ctaEngine[float32]{s}, cfg) })
+	})
+	t.Run("float64", func(t *testing.T) {
+		run(cuda.Float64, func(cfg conformance.Config) { conformance.PotrfTest[float64](t, ctaEngine[float64]{s}, cfg) })
+	})
+	t.Run("complex64", func(t *testing.T) {
+		run(cuda.Complex64, func(cfg conformance.Config) { conformance.PotrfTest[complex64](t, ctaEngine[complex64]{s}, cfg) })
+	})
+	t.Run("complex128", func(t *testing.T) {
+		run(cuda.Complex128, func(cfg conformance.Config) { conformance.PotrfTest[complex128](t, ctaEngine[complex128]{s}, cfg) })
+	})
+}
+
+// TestCTAKernelResources loads every bucket (4 types, 23 buckets, 2
+// triangles) and fails on any local memory (a spilled or stack-resident
+// register row), printing registers, shared memory and blocks per SM for
+// each; every bucket's shared memory must be granted on this device.
+func TestCTAKernelResources(t *testing.T) {
+	s := gpu(t)
+	c := s.Context()
+	type result struct {
+		dt  cuda.DType
+		np  int
+		ks  []*cuda.Kernel
+		err error
+	}
+	var (
+		wg      sync.WaitGroup
+		mu      sync.Mutex
+		results []result
+	)
+	for dt := cuda.Float32; dt <= cuda.Complex128; dt++ {
+		for _, np := range ctaBuckets(dt) {
+			wg.Go(func() {
+				ks, err := ctaKernels(c, dt, np)
+				mu.Lock()
+				results = append(results, result{dt, np, ks, err})
+				mu.Unlock()
+			})
+		}
+	}
+	wg.Wait()
+	sort.Slice(results, func(i, j int) bool {
+		x, y := results[i], results[j]
+		return x.dt < y.dt || x.dt == y.dt && x.np < y.np
+	})
+	major, minor, _ := cuda.NVRTCVersion()
+	t.Logf("NVRTC %d.%d, %s, %d B of shared memory per block with opt-in", major, minor, c.Device, c.Device.MaxSharedPerBlockOptin)
+	for _, r := range results {
+		if r.err != nil {
+			t.Errorf("%v, bucket %d: %v", r.dt, r.np, r.err)
+			continue
+		}
+		shared := ctaSharedBytes(r.dt, r.np)
+		for _, k := range r.ks {
+			if err := k.AllowDynamicShared(shared); err != nil {
+				t.Errorf("%s: %v", k.Name, err)
+				continue
+			}
+			blocks, err := k.ActiveBlocksPerSM(r.np, shared)
+			if err != nil {
+				t.Error(err)
+			}
+			t.Logf("%-38s %3d registers, %d B local, %6d B shared (+%3d static), %2d blocks of %d per SM, compiled in %v (cached %v)",
+				k.Name, k.Registers, k.LocalBytes, shared, k.StaticSharedBytes, blocks, r.np, k.CompileTime.Round(1e6), k.FromCache)
+			if k.LocalBytes != 0 {
+				t.Errorf("%s uses %d bytes of local memory per thread: its register row is not register-resident", k.Name, k.LocalBytes)
+			}
+			if k.Registers <= 0 || k.MaxThreadsPerBlock < r.np || blocks < 1 {
+				t.Errorf("%s: %d registers, at most %d threads per block, %d blocks per SM", k.Name, k.Registers, k.MaxThreadsPerBlock, blocks)
+			}
+		}
+	}
+}
+
+// TestPotrfCTATiming times the CTA kernel against cuSOLVER's potrfBatched
+// on the same data in the same process, as TestPotrfTiming does (events
+// around one call after an L2 flush, arms interleaved, median of 9), on the
+// GPU MODE shapes (n = 64/128/256 at batch 1024/256/64), their odd
+// neighbours, and float64. Both results are checked. Run with -v to see the
+// figures; skipped under -short.
+func TestPotrfCTATiming(t *testing.T) {
+	if testing.Short() {
+		t.Skip("timing: skipped in -short mode")
+	}
+	s := gpu(t)
+	c := s.Context()
+	sv, err := cuda.NewSolver(c, s)
+	if err != nil {
+		t.Skipf("no cuSOLVER: %v", err)
+	}
+	defer sv.Close()
+	const flushBytes = 256 << 20 // > 60 MiB of L2, as the GPU MODE harness flushes
+	flush, err := c.Alloc(flushBytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Free(flush)
+	for _, tc := range []struct{ n, count int }{{64, 1024}, {65, 1024}, {128, 256}, {129, 256}, {256, 64}, {255, 64}} {
+		timeCTA[float32](t, s, sv, flush, flushBytes, core.Lower, tc.n, tc.count)
+		timeCTA[float32](t, s, sv, flush, flushBytes, core.Upper, tc.n, tc.count)
+	}
+	for _, tc := range []struct{ n, count int }{{64, 1024}, {128, 256}, {224, 64}} {
+		timeCTA[float64](t, s, sv, flush, flushBytes, core.Lower, tc.n, tc.count)
+	}
+}
+
+func timeCTA[T core.Scalar](t *testing.T, s *cuda.Stream, sv *cuda.Solver, flush cuda.DevicePtr, flushBytes int64, uplo core.Uplo, n, count int) {
+	const reps = 9
+	c := s.Context()
+	name := fmt.Sprintf("%s %v n=%d count=%d", core.TypeName[T](), uplo, n, count)
+	eps := machineEps[T]()
+
+	// Distinct SPD matrices: 16 random ones, each item a D·A·D of one.
+	gen := oracle.GenFor[T](uint64(n))
+	rng := rand.New(rand.NewPCG(uint64(n), 5))
+	pool := make([]*oracle.Mat, 16)
+	for i := range pool {
+		pool[i] = gen.SPD(n, 100)
+	}
+	host := core.Strided[T]{Data: make([]T, count*n*n), Rows: n, Cols: n, LD: n, Stride: n * n, Count: count}
+	for b := range count {
+		oracle.Store(host, b, scaled(pool[b%len(pool)], rng, false))
+	}
+	bytesPerCall := int64(len(host.Data)) * int64(unsafe.Sizeof(host.Data[0]))
+
+	src := upload(t, s, host.Data)
+	native, vendor := upload(t, s, host.Data), upload(t, s, host.Data)
+	zeros := make([]int32, count)
+	infoN, infoV := upload(t, s, zeros), upload(t, s, zeros)
+	ptrs, err := cuda.PointerArrayOf[T](s, vendor, count, int64(host.Stride))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ptrs.Free()
+	start, end := mustEvent(t, c), mustEvent(t, c)
+	defer start.Destroy()
+	defer end.Destroy()
+
+	arms := []struct {
+		name string
+		dst  cuda.DevicePtr
+		run  func() error
+	}{
+		{"native", native, func() error { return PotrfCTA[T](s, uplo, n, native, n, int64(n*n), count, infoN) }},
+		{"vendor", vendor, func() error { return cuda.PotrfBatched[T](sv, uplo, n, ptrs.Ptr, n, infoV, count) }},
+	}
+	times := make([][]float64, len(arms))
+	for rep := -1; rep < reps; rep++ { // rep −1 warms up: compiles, creates workspaces
+		order := []int{0, 1}
+		if rep%2 != 0 {
+			order = []int{1, 0}
+		}
+		for _, i := range order {
+			arm := arms[i]
+			if err := cuda.CopyDtoD(s, arm.dst, src, bytesPerCall); err != nil {
+				t.Fatal(err)
+			}
+			if err := cuda.Memset(s, flush, byte(rep), flushBytes); err != nil {
+				t.Fatal(err)
+			}
+			if err := start.Record(s); err != nil {
+				t.Fatal(err)
+			}
+			if err := arm.run(); err != nil {
+				t.Fatalf("%s: %s: %v", name, arm.name, err)
+			}
+			if err := end.Record(s); err != nil {
+				t.Fatal(err)
+			}
+			ms, err := cuda.ElapsedMs(start, end)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep >= 0 {
+				times[i] = append(times[i], 1000*float64(ms))
+			}
+		}
+	}
+	med := make([]float64, len(arms))
+	for i := range arms {
+		sort.Float64s(times[i])
+		med[i] = times[i][reps/2]
+	}
+
+	// Each arm last factored a fresh copy of src: check both.
+	for k, arm := range arms {
+		info := download[int32](t, s, []cuda.DevicePtr{infoN, infoV}[k], count)
+		if i := slices.IndexFunc(info, func(v int32) bool { return v != 0 }); i >= 0 {
+			t.Errorf("%s: %s: info[%d] = %d on a positive definite matrix", name, arm.name, i, info[i])
+		}
+		out := host
+		out.Data = download[T](t, s, arm.dst, len(host.Data))
+		for _, b := range []int{0, 1, count / 2, count - 1, rng.IntN(count)} {
+			if r := residual1(oracle.Load(host, b), oracle.Load(out, b), uplo, eps); !(r <= 20) {
+				t.Errorf("%s: %s: matrix %d: ‖A − L·Lᴴ‖₁ = %.3g·n·eps·‖A‖₁, bound 20", name, arm.name, b, r)
+			}
+		}
+	}
+	gbs := func(us float64) float64 { return 2 * float64(bytesPerCall) / us / 1e3 }
+	t.Logf("%s: native %8.1f µs (%5.0f GB/s), vendor %8.1f µs, vendor/native %5.2f×",
+		name, med[0], gbs(med[0]), med[1], med[1]/med[0])
+}
