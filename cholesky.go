@@ -52,7 +52,7 @@ func Potrs[T Scalar](q *Queue, uplo Uplo, a, b *Batch[T], opts ...CallOption) er
 		return err
 	}
 	if q.dev.kind == CUDA {
-		return gpuPotrs(q, uplo, a, b)
+		return gpuPotrs(q, name, uplo, a, b)
 	}
 	return runCPUPlain(q, op, func() error {
 		return cpu.Potrs(q.execFor(name), uplo, a.layout(), b.layout())
@@ -75,7 +75,7 @@ func Posv[T Scalar](q *Queue, uplo Uplo, a, b *Batch[T], info *Info, opts ...Cal
 		return err
 	}
 	if q.dev.kind == CUDA {
-		return gpuPosv(q, uplo, a, b, info)
+		return gpuPosv(q, name, uplo, a, b, info)
 	}
 	return runCPU(q, op, info, a.count, func(inf []int32) error {
 		return cpu.Posv(q.execFor(name), uplo, a.layout(), b.layout(), inf)

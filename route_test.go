@@ -246,7 +246,10 @@ func routeGPU[T batchlas.Scalar](t *testing.T, q, cq *batchlas.Queue) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			pins := []string{"native:tiny", "native:cta", "native:blocked", "vendor", "native", "auto"}
+			pins := []string{"native:tiny", "native:cta", "native:blocked", "vendor", "vendor:loop", "native", "auto"}
+			if uplo == batchlas.Upper {
+				pins = append(pins, "vendor:transposed")
+			}
 			if !isDouble[T]() && !isComplex[T]() {
 				pins = append(pins, "native:blocked:prec=tf32x3")
 			}
@@ -294,4 +297,76 @@ func isDouble[T batchlas.Scalar]() bool {
 		return true
 	}
 	return false
+}
+
+// TestRouteGPUPosv runs Posv's GPU candidates, pinned, against the CPU.
+func TestRouteGPUPosv(t *testing.T) {
+	gpu, err := batchlas.OpenDevice("cuda")
+	if err != nil {
+		t.Skipf("no GPU: %v", err)
+	}
+	_, cq := cpuQueue(t)
+	q := must[*batchlas.Queue](t)(gpu.NewQueue())
+	defer q.Close()
+	t.Run("float64", func(t *testing.T) { routePosv[float64](t, q, cq) })
+	t.Run("complex64", func(t *testing.T) { routePosv[complex64](t, q, cq) })
+}
+
+// posvWith solves with a copy of hostA and hostB on q and returns X.
+func posvWith[T batchlas.Scalar](t *testing.T, q *batchlas.Queue, uplo batchlas.Uplo, n, nrhs, count int, hostA, hostB []T, opts ...batchlas.CallOption) ([]T, error) {
+	t.Helper()
+	dev := q.Device()
+	a := must[*batchlas.Batch[T]](t)(batchlas.NewBatch[T](dev, n, n, count))
+	b := must[*batchlas.Batch[T]](t)(batchlas.NewBatch[T](dev, n, nrhs, count))
+	defer a.Free()
+	defer b.Free()
+	if err := errors.Join(a.Upload(q, hostA), b.Upload(q, hostB)); err != nil {
+		t.Fatal(err)
+	}
+	callErr := batchlas.Posv(q, uplo, a, b, nil, opts...)
+	x := make([]T, len(hostB))
+	if err := b.Download(q, x); err != nil {
+		t.Fatal(err)
+	}
+	if err := q.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	return x, callErr
+}
+
+func routePosv[T batchlas.Scalar](t *testing.T, q, cq *batchlas.Queue) {
+	tol := 1e-3
+	if isDouble[T]() {
+		tol = 1e-10
+	}
+	const count, nrhs = 41, 3
+	for _, n := range []int{1, 7, 16, 32} {
+		for _, uplo := range []batchlas.Uplo{batchlas.Lower, batchlas.Upper} {
+			hostA := spdBatch[T](n, count, uint64(n))
+			hostB := spdBatch[T](1, n*nrhs*count, 5) // any numbers
+			want, err := posvWith(t, cq, uplo, n, nrhs, count, hostA, hostB)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, pin := range []string{"native:fused", "vendor", "auto"} {
+				got, err := posvWith(t, q, uplo, n, nrhs, count, hostA, hostB, batchlas.Route(pin))
+				if err != nil {
+					t.Errorf("n=%d %v %s: %v", n, uplo, pin, err)
+					continue
+				}
+				var diff, size float64
+				for i := range got {
+					diff = max(diff, cmplx.Abs(toC(got[i])-toC(want[i])))
+					size = max(size, cmplx.Abs(toC(want[i])))
+				}
+				if !(diff <= tol*size) {
+					t.Errorf("n=%d %v %s: X differs from the CPU by %g of %g", n, uplo, pin, diff, size)
+				}
+			}
+		}
+	}
+	hostA := spdBatch[T](33, 2, 1)
+	if _, err := posvWith(t, q, batchlas.Lower, 33, 1, 2, hostA, make([]T, 66), batchlas.Route("native:fused")); !errors.Is(err, batchlas.ErrUnsupported) {
+		t.Errorf("native:fused at n=33: %v", err)
+	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/batchlas/batchlas/internal/cuda"
 	"github.com/batchlas/batchlas/internal/gpu/cholblocked"
 	"github.com/batchlas/batchlas/internal/gpu/fixup"
+	"github.com/batchlas/batchlas/internal/gpu/posv"
 	"github.com/batchlas/batchlas/internal/gpu/potrf"
 )
 
@@ -32,10 +33,14 @@ var kernelSources = []struct {
 	{"copy.cu", func(c *cuda.Context) ([]*cuda.Kernel, error) {
 		return cuda.DefaultJIT().Load(c, cuda.CopySource, cuda.CopyKernelNames()...)
 	}},
+	{"transpose.cu", func(c *cuda.Context) ([]*cuda.Kernel, error) {
+		return cuda.DefaultJIT().Load(c, cuda.TransposeSource, cuda.TransposeKernelNames()...)
+	}},
 	{"fixup.cu", fixup.Load},
 	{"potrf.cu", func(c *cuda.Context) ([]*cuda.Kernel, error) {
 		return cuda.DefaultJIT().Load(c, potrf.Source, potrf.KernelNames()...)
 	}},
+	{"posv.cu", posv.Load},
 	{"cta.cu", potrf.LoadCTAKernels},
 	{"blocked.cu", func(c *cuda.Context) ([]*cuda.Kernel, error) {
 		return cuda.DefaultJIT().Load(c, cholblocked.Source, cholblocked.KernelNames()...)

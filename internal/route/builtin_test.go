@@ -28,8 +28,11 @@ func TestBuiltin(t *testing.T) {
 		if op.Name == "potrf" || op.Name == "getrf" {
 			firstCPU = "cpu:unblocked"
 		}
-		if op.Name == "potrf" {
+		switch op.Name {
+		case "potrf":
 			firstGPU = "native:tiny"
+		case "potrs", "posv":
+			firstGPU = "native:fused"
 		}
 		for _, c := range []struct {
 			dev  Device
@@ -41,10 +44,10 @@ func TestBuiltin(t *testing.T) {
 			}
 		}
 		_, err := r.Choose(call(h200Bare), "")
-		if op.Name == "potrf" {
+		if firstGPU != "vendor" {
 			// n = 8: the native tier needs no vendor library.
 			if err != nil {
-				t.Errorf("potrf without vendor: %v", err)
+				t.Errorf("%s without vendor: %v", op.Name, err)
 			}
 		} else if !errors.Is(err, core.ErrUnsupported) || !strings.Contains(err.Error(), "vendor: cuBLAS and cuSOLVER are not loaded; "+firstCPU+": the cpu engine works on host memory; the batch is on sm_90") {
 			t.Errorf("%s without vendor: %v", op.Name, err)

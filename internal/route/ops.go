@@ -6,6 +6,7 @@ import (
 
 	"github.com/batchlas/batchlas/internal/cuda"
 	"github.com/batchlas/batchlas/internal/gpu/cholblocked"
+	"github.com/batchlas/batchlas/internal/gpu/posv"
 	potrfgpu "github.com/batchlas/batchlas/internal/gpu/potrf"
 )
 
@@ -29,6 +30,10 @@ func Builtin() []*Op {
 			{Name: "cpu", CanRun: cpuCanRun},
 		}
 	}
+	// The register-resident factor-and-solve kernels of internal/gpu/posv.
+	fused := func() []Candidate {
+		return []Candidate{{Name: "native:fused", CanRun: nativeUpTo(posv.MaxN)}}
+	}
 	// The cpu engine's two factorization drivers (cpu.Driver): the
 	// unblocked kernel per matrix, or the blocked driver that also shares a
 	// matrix among the workers a small batch leaves idle.
@@ -43,9 +48,11 @@ func Builtin() []*Op {
 			{Name: "native:blocked", CanRun: blockedCanRun(cholblocked.Exact)},
 			{Name: "native:blocked:prec=tf32x3", CanRun: blockedCanRun(cholblocked.Split3TF32)},
 			{Name: "vendor", CanRun: vendorCanRun},
+			{Name: "vendor:loop", CanRun: vendorCanRun},
+			{Name: "vendor:transposed", CanRun: vendorUpper},
 		}, cpuDrivers...)},
-		{Name: "potrs", Keys: []Key{uplo, n2, nrhs, batch}, Candidates: both(vendorCanRun)},
-		{Name: "posv", Keys: []Key{uplo, n3, nrhs, batch}, Candidates: both(vendorCanRun)},
+		{Name: "potrs", Keys: []Key{uplo, n2, nrhs, batch}, Candidates: append(fused(), both(vendorCanRun)...)},
+		{Name: "posv", Keys: []Key{uplo, n3, nrhs, batch}, Candidates: append(fused(), both(vendorCanRun)...)},
 		// getrf takes m×n matrices; m and n share the n³ weight.
 		{Name: "getrf", Keys: []Key{{Name: "m", Weight: 1.5}, {Name: "n", Weight: 1.5}, batch}, Candidates: append([]Candidate{
 			{Name: "vendor", CanRun: vendorSquare},
@@ -124,6 +131,16 @@ func vendorCanRun(c Call) error {
 	}
 	if !c.Device.Vendor {
 		return errors.New("cuBLAS and cuSOLVER are not loaded")
+	}
+	return nil
+}
+
+func vendorUpper(c Call) error {
+	if err := vendorCanRun(c); err != nil {
+		return err
+	}
+	if c.Uplo != "U" {
+		return errors.New("it factors Upper matrices (as Lower on their transpose)")
 	}
 	return nil
 }

@@ -1,0 +1,422 @@
+// posv.cu: register-resident batched Cholesky solves for small orders.
+// posv_reg factors A = L·Lᴴ (Lower) or A = Uᴴ·U (Upper) in place, exactly as
+// potrf.cu's potrf_reg does, and solves A·X = B in the same kernel, the
+// factor never leaving the multiprocessor; potrs_reg solves A·X = B given
+// the factor. X overwrites B. A and B are read once and written once.
+//
+// Shape. As potrf_reg: one matrix per group of N lanes (N = 4, 8, 16 or
+// 32), THREADS/N matrices per block; lane i keeps row i of L (of Uᴴ for
+// Upper; both triangles reduce to L·Lᴴ) in r[0..NC-1], NC = n rounded up to
+// a multiple of 4, rows n..NC-1 the identity, every loop over the row
+// unrolled so that r is indexed only by constants. Lane i also holds row i
+// of a chunk of NR right-hand sides in x[0..NR-1]; B is processed NR columns
+// at a time (NR = 1, 2, 4, 8 or 16, the power of two ≥ nrhs, at most 64
+// bytes of them).
+//
+// Factorization: potrf_reg's right-looking loop, unchanged in its
+// arithmetic (the factor is bit-identical to potrf_reg's), except that the
+// scaled column j of L goes to its own shared slot j instead of a
+// double-buffered one, so that at the end the group's shared memory holds
+// all of L by columns. The solve needs that: lane i holds row i of L, but
+// the substitution with Lᴴ needs, in lane j, column j of L.
+//
+// Solve. With L = M·D, D = diag(L) and M unit lower triangular, L·Lᴴ·x = b
+// is M·z = b, w = D⁻²·z, Mᴴ·x = w. Each lane first scales its own slot by
+// 1/L(j,j) (one division per lane), leaving M's columns with exact zeros on
+// and above the diagonal; then, per chunk, two column sweeps (LAPACK trsm's
+// "Left" order):
+//  - M·z = b: step j, lane j publishes its z_j (final: steps 0..j-1 are
+//    done) and every lane subtracts M(lane,j)·z_j, M(lane,j) one scalar of
+//    slot j;
+//  - Mᴴ·x = w: step k = NC-1 … 0, lane k publishes x_k and every lane
+//    subtracts conj(M(k,lane))·x_k, M(k,lane) from its own slot, read as
+//    16-byte vectors.
+// A step is then one store by one lane, a barrier and NR multiply-adds in
+// every lane: the unit diagonal keeps divisions and scalings out of the
+// sweeps, and the zeros keep lane tests out (lanes that must not change add
+// an exact zero). Keeping the factor's row out of the solve's registers was
+// worth 30 to 45 registers per thread (NVRTC 11.8, float n = 32, 16
+// right-hand sides: 153 with the forward sweep reading r and testing lanes,
+// 108 now; potrf_reg alone: 94). The published x_j goes through a per-group
+// shared buffer, double-buffered by step parity (one __syncwarp per step: a
+// buffer is rewritten two steps later, after every lane has passed the
+// barrier that follows its last read of it) and read as 16-byte vectors:
+// kernel-lessons §11, a shared broadcast instead of NR shuffles per step.
+// The same code solves in both kernels, on the same slots, so posv_reg's X
+// is bit-identical to potrs_reg's on potrf_reg's factor.
+//
+// Shared layout per group, in 16-byte units: NC column slots of an odd
+// number of units each (lanes reading their own slots at the same offset
+// hit distinct banks), then one unit of padding (the groups of a warp
+// reading their slot j at the same offset hit distinct banks); after all
+// groups' slots, per group two x buffers and one unit of padding. THREADS
+// (128, or 64 where 128 would need more than 48 KiB: complex double at
+// n > 24) keeps it static.
+//
+// Failure (posv_reg): info = j+1 for the first pivot that is not > 0 (≤ 0
+// or NaN), A as potrf_reg leaves it, and B neither read nor written. A
+// failing group executes the same instructions as its neighbours (every
+// shuffle and barrier is warp-wide; only loads and stores are predicated),
+// so it cannot hang or disturb them. Potrs on a factor with a zero on its
+// diagonal gives infinities or NaNs in that matrix's X, as LAPACK's does;
+// and where X overflows, the zero products above become NaN in that column.
+//
+// The strict other triangle of A, the rows of A and B beyond n and the gaps
+// between matrices are never read or written.
+
+struct alignas(8) cfloat {
+    float re, im;
+};
+struct alignas(16) cdouble {
+    double re, im;
+};
+
+template <typename T> struct real_of;
+template <> struct real_of<float> { using type = float; };
+template <> struct real_of<double> { using type = double; };
+template <> struct real_of<cfloat> { using type = float; };
+template <> struct real_of<cdouble> { using type = double; };
+
+__device__ __forceinline__ float re(float x) { return x; }
+__device__ __forceinline__ double re(double x) { return x; }
+__device__ __forceinline__ float re(cfloat x) { return x.re; }
+__device__ __forceinline__ double re(cdouble x) { return x.re; }
+
+template <typename T> __device__ __forceinline__ T from_real(typename real_of<T>::type x);
+template <> __device__ __forceinline__ float from_real<float>(float x) { return x; }
+template <> __device__ __forceinline__ double from_real<double>(double x) { return x; }
+template <> __device__ __forceinline__ cfloat from_real<cfloat>(float x) { return cfloat{x, 0.0f}; }
+template <> __device__ __forceinline__ cdouble from_real<cdouble>(double x) { return cdouble{x, 0.0}; }
+
+__device__ __forceinline__ float conj_(float x) { return x; }
+__device__ __forceinline__ double conj_(double x) { return x; }
+__device__ __forceinline__ cfloat conj_(cfloat x) { return cfloat{x.re, -x.im}; }
+__device__ __forceinline__ cdouble conj_(cdouble x) { return cdouble{x.re, -x.im}; }
+
+__device__ __forceinline__ float scale(float x, float s) { return x * s; }
+__device__ __forceinline__ double scale(double x, double s) { return x * s; }
+__device__ __forceinline__ cfloat scale(cfloat x, float s) { return cfloat{x.re * s, x.im * s}; }
+__device__ __forceinline__ cdouble scale(cdouble x, double s) { return cdouble{x.re * s, x.im * s}; }
+
+// x − l·conj(b), with explicit fused multiply-adds so the rounding is fixed
+// (potrf.cu's, unchanged: the factor must match potrf_reg's bit for bit).
+__device__ __forceinline__ float sub_mul_conj(float x, float l, float b) { return fmaf(-l, b, x); }
+__device__ __forceinline__ double sub_mul_conj(double x, double l, double b) { return fma(-l, b, x); }
+__device__ __forceinline__ cfloat sub_mul_conj(cfloat x, cfloat l, cfloat b) {
+    // l·conj(b) = (l.re·b.re + l.im·b.im) + i(l.im·b.re − l.re·b.im)
+    return cfloat{fmaf(-l.im, b.im, fmaf(-l.re, b.re, x.re)), fmaf(l.re, b.im, fmaf(-l.im, b.re, x.im))};
+}
+__device__ __forceinline__ cdouble sub_mul_conj(cdouble x, cdouble l, cdouble b) {
+    return cdouble{fma(-l.im, b.im, fma(-l.re, b.re, x.re)), fma(l.re, b.im, fma(-l.im, b.re, x.im))};
+}
+
+// x − l·y.
+__device__ __forceinline__ float sub_mul(float x, float l, float y) { return fmaf(-l, y, x); }
+__device__ __forceinline__ double sub_mul(double x, double l, double y) { return fma(-l, y, x); }
+__device__ __forceinline__ cfloat sub_mul(cfloat x, cfloat l, cfloat y) {
+    // l·y = (l.re·y.re − l.im·y.im) + i(l.re·y.im + l.im·y.re)
+    return cfloat{fmaf(l.im, y.im, fmaf(-l.re, y.re, x.re)), fmaf(-l.im, y.re, fmaf(-l.re, y.im, x.im))};
+}
+__device__ __forceinline__ cdouble sub_mul(cdouble x, cdouble l, cdouble y) {
+    return cdouble{fma(l.im, y.im, fma(-l.re, y.re, x.re)), fma(-l.im, y.re, fma(-l.re, y.im, x.im))};
+}
+
+__device__ __forceinline__ float rsqrt_(float x) { return rsqrtf(x); }
+__device__ __forceinline__ double rsqrt_(double x) { return rsqrt(x); }
+
+// K consecutive elements loaded or stored as one access (K·sizeof(T) is 4,
+// 8 or 16 bytes).
+template <typename T, int K> struct alignas(K * sizeof(T)) vec {
+    T v[K];
+};
+
+// x itself, hidden from the optimiser (potrf.cu says why: store addresses
+// built from an opaque copy are not the load addresses kept live).
+__device__ __forceinline__ long long opaque(long long x) {
+    asm volatile("" : "+l"(x));
+    return x;
+}
+
+// The shared layout of one block, in elements of T unless named in 16-byte
+// units; the Go launcher's sharedBytes mirrors it.
+template <typename T, int N, int NC, int NR, int THREADS> struct layout {
+    static constexpr int V = 16 / (int)sizeof(T);     // elements per 16 bytes: 4, 2 or 1
+    static constexpr int groups = THREADS / N;        // matrices per block
+    static constexpr int slot16 = (NC / V) | 1;       // one column slot, odd
+    static constexpr int group16 = NC * slot16 + 1;   // one group's slots, odd
+    static constexpr int slot = slot16 * V;
+    static constexpr int group = group16 * V;
+    static constexpr int K = NR < V ? NR : V;         // elements per x access
+    static constexpr int xbuf = (NR + V - 1) / V * V; // one x buffer, whole units
+    static constexpr int xgroup = 2 * xbuf + V;       // two buffers and a unit: odd
+    static constexpr int units = groups * (group16 + xgroup / V);
+};
+
+// Sixteen bytes of shared memory.
+template <typename T> struct alignas(16) pack {
+    T v[16 / sizeof(T)];
+};
+
+// load_row fills lane's row of the factor or matrix: r[c] = A(lane, c) for
+// Lower, conj(A(c, lane)) for Upper, for c ≤ lane < n (the diagonal's real
+// part only); identity elsewhere. diag receives the real diagonal (1 in
+// padding rows).
+template <typename T, int NC, bool UPPER>
+__device__ __forceinline__ void load_row(T (&r)[NC], const T* __restrict__ a, long long base, long long step, int lane,
+                                         bool mine, typename real_of<T>::type& diag) {
+    using R = typename real_of<T>::type;
+    diag = R(1);
+#pragma unroll
+    for (int c = 0; c < NC; ++c) {
+        T v = from_real<T>(c == lane ? R(1) : R(0));
+        if (mine && c <= lane) {
+            const T x = a[base + c * step];
+            if (c == lane) diag = re(x);
+            v = c == lane ? from_real<T>(re(x)) : (UPPER ? conj_(x) : x);
+        }
+        r[c] = v;
+    }
+}
+
+// unit_columns turns the group's column slots of L into those of the unit
+// lower triangular L·D⁻¹, D = diag(L), with exact zeros on and above the
+// diagonal: lane j scales its own slot j by dinv = 1/L(j,j). The slots must
+// be complete (a barrier after their last store); a barrier follows.
+template <typename T, int N, int NC, int NR, int THREADS>
+__device__ __forceinline__ void unit_columns(int lane, T* slots, typename real_of<T>::type dinv) {
+    using R = typename real_of<T>::type;
+    using S = layout<T, N, NC, NR, THREADS>;
+    constexpr int V = S::V;
+    if (lane < NC) {
+        T* const mine = slots + lane * S::slot;
+#pragma unroll
+        for (int kb = 0; kb < NC; kb += V) {
+            pack<T> p = *reinterpret_cast<const pack<T>*>(mine + kb);
+#pragma unroll
+            for (int e = 0; e < V; ++e) p.v[e] = kb + e > lane ? scale(p.v[e], dinv) : from_real<T>(R(0));
+            *reinterpret_cast<pack<T>*>(mine + kb) = p;
+        }
+    }
+    __syncwarp();
+}
+
+// solve overwrites B by the solution of L·Lᴴ·X = B, NR columns at a time.
+// With L = M·D, M unit lower triangular (unit_columns has left its columns
+// in slots), it solves M·z = b, then w = D⁻²·z (in the lane: y = D⁻¹·z
+// solves L·y = b, and Lᴴ = D·Mᴴ), then Mᴴ·x = w. The unit diagonal takes
+// every division and scaling out of the sweeps, and the zeros on and above
+// the diagonal of the slots every lane test: a step is one store by the
+// lane that owns the row, a barrier, and multiply-adds in all lanes (lanes
+// whose element is zero add an exact zero).
+// xbuf is the group's two x buffers, bm the address of B(lane, 0) and dinv
+// 1/L(lane, lane); ok says whether this lane's row of B is read and written
+// (a real row of a matrix that factored).
+template <typename T, int N, int NC, int NR, int THREADS>
+__device__ __forceinline__ void solve(int lane, bool ok, int nrhs, T* __restrict__ bm, long long ldb, const T* slots,
+                                      T* xbuf, typename real_of<T>::type dinv) {
+    using R = typename real_of<T>::type;
+    using S = layout<T, N, NC, NR, THREADS>;
+    constexpr int V = S::V;
+    constexpr int K = S::K;
+    using X = vec<T, K>;
+    // Lanes NC..N-1 hold no row or column; they read those of lane 0 and
+    // their results are never stored.
+    const int me = lane < NC ? lane : 0;
+    const T* const mine = slots + me * S::slot;
+    const long long ldbs = opaque(ldb);
+
+#pragma unroll 1
+    for (int c0 = 0; c0 < nrhs; c0 += NR) {
+        T x[NR];
+        const T* const in = bm + c0 * ldb;
+#pragma unroll
+        for (int c = 0; c < NR; ++c) {
+            x[c] = from_real<T>(R(0));
+            if (ok && c0 + c < nrhs) x[c] = in[c * ldb];
+        }
+
+        // M·z = b: step j publishes z_j, final once steps 0..j-1 are done.
+#pragma unroll
+        for (int j = 0; j < NC; ++j) {
+            T* const buf = xbuf + (j & 1) * S::xbuf;
+            const T l = slots[j * S::slot + me]; // M(lane, j), 0 unless lane > j
+            if (lane == j) {
+#pragma unroll
+                for (int c = 0; c < NR; c += K) {
+                    X w;
+#pragma unroll
+                    for (int e = 0; e < K; ++e) w.v[e] = x[c + e];
+                    *reinterpret_cast<X*>(buf + c) = w;
+                }
+            }
+            __syncwarp();
+#pragma unroll
+            for (int c = 0; c < NR; c += K) {
+                const X w = *reinterpret_cast<const X*>(buf + c);
+#pragma unroll
+                for (int e = 0; e < K; ++e) x[c + e] = sub_mul(x[c + e], l, w.v[e]);
+            }
+        }
+
+#pragma unroll
+        for (int c = 0; c < NR; ++c) x[c] = scale(scale(x[c], dinv), dinv);
+
+        // Mᴴ·x = w, steps NC-1 … 0. The step count runs on from the
+        // forward sweep's, so the buffer parity alternates across the turn
+        // (NC is even).
+        pack<T> column; // elements k-V+1..k of this lane's slot
+#pragma unroll
+        for (int k = NC - 1; k >= 0; --k) {
+            T* const buf = xbuf + ((2 * NC - 1 - k) & 1) * S::xbuf;
+            if (k % V == V - 1) column = *reinterpret_cast<const pack<T>*>(mine + (k - V + 1));
+            if (lane == k) {
+#pragma unroll
+                for (int c = 0; c < NR; c += K) {
+                    X w;
+#pragma unroll
+                    for (int e = 0; e < K; ++e) w.v[e] = x[c + e];
+                    *reinterpret_cast<X*>(buf + c) = w;
+                }
+            }
+            __syncwarp();
+            const T l = column.v[k % V]; // M(k, lane), 0 unless k > lane
+#pragma unroll
+            for (int c = 0; c < NR; c += K) {
+                const X w = *reinterpret_cast<const X*>(buf + c);
+#pragma unroll
+                for (int e = 0; e < K; ++e) x[c + e] = sub_mul_conj(x[c + e], w.v[e], l); // x − conj(l)·w
+            }
+        }
+
+        T* const out = bm + opaque(c0 * ldb);
+#pragma unroll
+        for (int c = 0; c < NR; ++c) {
+            if (ok && c0 + c < nrhs) out[c * ldbs] = x[c];
+        }
+    }
+}
+
+// posv_reg: N lanes per matrix (4, 8, 16 or 32); NC columns held, a multiple
+// of 4 with n ≤ NC ≤ N; NR right-hand sides per chunk; UPPER: the triangle
+// that holds A; THREADS per block.
+template <typename T, int N, int NC, int NR, bool UPPER, int THREADS>
+__global__ void posv_reg(T* __restrict__ a, long long lda, long long stride_a, T* __restrict__ b, long long ldb,
+                         long long stride_b, int n, int nrhs, int count, int* __restrict__ info) {
+    static_assert(N >= 4 && N <= 32 && (N & (N - 1)) == 0, "N is 4, 8, 16 or 32");
+    static_assert(NC >= 4 && NC <= N && NC % 4 == 0, "NC is a multiple of 4, at most N");
+    static_assert(NR >= 1 && NR <= 16 && (NR & (NR - 1)) == 0, "NR is 1, 2, 4, 8 or 16");
+    static_assert(THREADS % 32 == 0 && THREADS % N == 0, "whole warps, whole groups");
+    using R = typename real_of<T>::type;
+    using S = layout<T, N, NC, NR, THREADS>;
+    constexpr int V = S::V;
+    static_assert(NC % V == 0, "a column is whole vectors");
+    static_assert(S::units * 16 <= 48 * 1024, "static shared memory is at most 48 KiB");
+
+    __shared__ pack<T> smem[S::units];
+
+    const int lane = threadIdx.x % N; // the row this thread holds
+    const int group = threadIdx.x / N;
+    const long long m = (long long)blockIdx.x * S::groups + group;
+    const bool active = m < count;        // the last block may hold fewer matrices
+    const bool mine = active && lane < n; // a real row of a real matrix
+
+    // Element (lane, c) of the row: A(lane, c) for Lower, U(c, lane) for Upper.
+    const long long base = m * stride_a + (UPPER ? (long long)lane * lda : (long long)lane);
+    const long long step = UPPER ? 1 : lda;
+
+    T r[NC];
+    R stored; // A(lane, lane): not needed, the factor's diagonal is
+    load_row<T, NC, UPPER>(r, a, base, step, lane, mine, stored);
+
+    T* const out = a + opaque(base);
+    T* const slots = reinterpret_cast<T*>(smem) + group * S::group;
+    T* const xbuf = reinterpret_cast<T*>(smem) + S::groups * S::group + group * S::xgroup;
+    int fail = 0;  // j+1 of the first pivot that is not > 0
+    R diag = R(1); // L(lane, lane)
+
+    // potrf_reg's loop (potrf.cu explains each choice).
+#pragma unroll
+    for (int j = 0; j < NC; ++j) {
+        const R d = __shfl_sync(0xffffffffu, re(r[j]), j, N);
+        if (!(d > R(0)) && fail == 0) fail = j + 1; // NaN fails too
+        const R s = fail == 0 ? rsqrt_(d) : R(0);
+        const R dj = isinf(d) ? d : d * s;
+        const T l = lane == j ? from_real<T>(dj) : scale(r[j], s);
+        r[j] = l;
+        if (lane == j) diag = dj;
+
+        if (mine && lane >= j) {
+            if (fail == 0) {
+                out[j * step] = UPPER ? conj_(l) : l;
+            } else if (fail == j + 1 && lane == j) {
+                out[j * step] = from_real<T>(d); // the failing pivot, as potf2 leaves it
+            }
+        }
+
+        T* const col = slots + j * S::slot;
+        if (lane < NC) col[lane] = l;
+        __syncwarp();
+
+#pragma unroll
+        for (int kb = 0; kb < NC; kb += V) {
+            if (kb + V <= j + 1) continue; // constant once j is
+            const pack<T> p = *reinterpret_cast<const pack<T>*>(col + kb);
+#pragma unroll
+            for (int e = 0; e < V; ++e) {
+                const int k = kb + e;
+                if (k > j) r[k] = sub_mul_conj(r[k], l, p.v[e]);
+            }
+        }
+    }
+
+    if (active && lane == 0) info[m] = fail;
+
+    // Every slot was written before a barrier of the loop above.
+    const R dinv = R(1) / diag;
+    unit_columns<T, N, NC, NR, THREADS>(lane, slots, dinv);
+    solve<T, N, NC, NR, THREADS>(lane, mine && fail == 0, nrhs, b + m * stride_b + lane, ldb, slots, xbuf, dinv);
+}
+
+// potrs_reg: posv_reg's solve on a given factor, held in the uplo triangle
+// of A as potrf_reg and posv_reg leave it; A is only read.
+template <typename T, int N, int NC, int NR, bool UPPER, int THREADS>
+__global__ void potrs_reg(const T* __restrict__ a, long long lda, long long stride_a, T* __restrict__ b, long long ldb,
+                          long long stride_b, int n, int nrhs, int count) {
+    static_assert(N >= 4 && N <= 32 && (N & (N - 1)) == 0, "N is 4, 8, 16 or 32");
+    static_assert(NC >= 4 && NC <= N && NC % 4 == 0, "NC is a multiple of 4, at most N");
+    static_assert(NR >= 1 && NR <= 16 && (NR & (NR - 1)) == 0, "NR is 1, 2, 4, 8 or 16");
+    static_assert(THREADS % 32 == 0 && THREADS % N == 0, "whole warps, whole groups");
+    using R = typename real_of<T>::type;
+    using S = layout<T, N, NC, NR, THREADS>;
+    static_assert(NC % S::V == 0, "a column is whole vectors");
+    static_assert(S::units * 16 <= 48 * 1024, "static shared memory is at most 48 KiB");
+
+    __shared__ pack<T> smem[S::units];
+
+    const int lane = threadIdx.x % N;
+    const int group = threadIdx.x / N;
+    const long long m = (long long)blockIdx.x * S::groups + group;
+    const bool active = m < count;
+    const bool mine = active && lane < n;
+
+    const long long base = m * stride_a + (UPPER ? (long long)lane * lda : (long long)lane);
+    const long long step = UPPER ? 1 : lda;
+
+    T r[NC];
+    R diag;
+    load_row<T, NC, UPPER>(r, a, base, step, lane, mine, diag);
+
+    // Column slot j, element lane: L(lane, j), as posv_reg's factorization
+    // leaves it below the diagonal (above it, unit_columns writes zeros in
+    // both kernels).
+    T* const slots = reinterpret_cast<T*>(smem) + group * S::group;
+    T* const xbuf = reinterpret_cast<T*>(smem) + S::groups * S::group + group * S::xgroup;
+    if (lane < NC) {
+#pragma unroll
+        for (int j = 0; j < NC; ++j) slots[j * S::slot + lane] = r[j];
+    }
+    __syncwarp();
+    const R dinv = R(1) / diag;
+    unit_columns<T, N, NC, NR, THREADS>(lane, slots, dinv);
+    solve<T, N, NC, NR, THREADS>(lane, mine, nrhs, b + m * stride_b + lane, ldb, slots, xbuf, dinv);
+}

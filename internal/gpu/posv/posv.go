@@ -1,0 +1,376 @@
+// Package posv holds the native GPU Cholesky solves for small orders
+// (n ≤ MaxN): Posv factors and solves in one kernel, Potrs solves with a
+// given factor. One matrix per group of 4 to 32 lanes, each lane holding one
+// row of the factor and of a chunk of right-hand sides in registers, the
+// factor's columns in shared memory for the substitutions; A and B are read
+// and written once (posv.cu says how and why).
+package posv
+
+import (
+	_ "embed"
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+
+	"github.com/batchlas/batchlas/internal/core"
+	"github.com/batchlas/batchlas/internal/cuda"
+)
+
+//go:embed posv.cu
+var code string
+
+// Source is the embedded posv.cu.
+var Source = cuda.Source{Name: "posv.cu", Code: code}
+
+// MaxN is the largest order the kernels take, for every type: potrf's
+// register-resident factorization, whose row of the factor they share.
+const MaxN = 32
+
+// maxThreads is the block size where the shared memory allows it: four
+// warps, as potrf's kernel ([B200] n = 32 Cholesky: 4 matrices per block
+// beat 8, kernel-lessons §11).
+const maxThreads = 128
+
+// staticSharedLimit is what a kernel may declare statically.
+const staticSharedLimit = 48 << 10
+
+// shape is potrf's: NC columns held per lane (n rounded up to a multiple of
+// 4) and N lanes per matrix (the power of two ≥ NC).
+func shape(n int) (lanes, cols int) {
+	cols = max(4, (n+3)/4*4)
+	lanes = 4
+	for lanes < cols {
+		lanes *= 2
+	}
+	return lanes, cols
+}
+
+// maxChunk is the most right-hand sides a lane holds at once: 64 bytes of
+// them (16 float, 8 double or complex float, 4 complex double). The solve
+// keeps no row of the factor in registers, so they fit beside the
+// factorization's peak. NVRTC 11.8 for sm_90, n = 32, registers per thread
+// (potrf's kernel alone in brackets): float 96 with 1 right-hand side, 108
+// with 16 (94); double 103–110 with up to 8 (106); complex float 171–213
+// (173–184); complex double 178–182 with up to 4 (178–180); none of the 512
+// instantiations uses local memory. TestKernelResources checks this on the
+// toolchain in use.
+func maxChunk(dt cuda.DType) int { return 64 / dt.Size() }
+
+// chunk is the number of right-hand sides processed at once for nrhs: the
+// power of two ≥ nrhs, at most maxChunk (larger nrhs take several chunks).
+func chunk(dt cuda.DType, nrhs int) int {
+	nr := 1
+	for nr < nrhs && nr < maxChunk(dt) {
+		nr *= 2
+	}
+	return nr
+}
+
+// chunks lists the chunk sizes an instantiation may have.
+func chunks(dt cuda.DType) []int {
+	var r []int
+	for nr := 1; nr <= maxChunk(dt); nr *= 2 {
+		r = append(r, nr)
+	}
+	return r
+}
+
+// sharedBytes is posv.cu's layout::units·16 for a block of threads.
+func sharedBytes(dt cuda.DType, lanes, cols, nr, threads int) int {
+	v := 16 / dt.Size()
+	groups := threads / lanes
+	group16 := cols*((cols/v)|1) + 1
+	xgroup16 := 2*((nr+v-1)/v) + 1
+	return 16 * groups * (group16 + xgroup16)
+}
+
+// threadsFor is the block size: 128 threads, or 64 where 128 would need
+// more static shared memory than a kernel may declare (complex double at
+// n > 24, whose column slots of L take 16 bytes an element). Registers bound
+// those blocks anyway: at 180 per thread two 128-thread blocks fit per
+// multiprocessor, and five of 64.
+func threadsFor(dt cuda.DType, cols, nr int) int {
+	lanes, _ := shape(cols)
+	t := maxThreads
+	for t > max(32, lanes) && sharedBytes(dt, lanes, cols, nr, t) > staticSharedLimit {
+		t /= 2
+	}
+	return t
+}
+
+// typeName is the kernel's spelling of each element type.
+var typeName = [...]string{
+	cuda.Float32:    "float",
+	cuda.Float64:    "double",
+	cuda.Complex64:  "cfloat",
+	cuda.Complex128: "cdouble",
+}
+
+// kind names the two kernels.
+type kind int
+
+const (
+	kindPosv kind = iota
+	kindPotrs
+)
+
+var kernelPrefix = [...]string{kindPosv: "posv_reg", kindPotrs: "potrs_reg"}
+
+// bucket is one compilation: a kernel, a type, a column bucket and a
+// chunk size, both triangles.
+type bucket struct {
+	kind kind
+	dt   cuda.DType
+	cols int
+	nr   int
+}
+
+// names are the bucket's name expressions: Lower, then Upper.
+func (b bucket) names() []string {
+	lanes, cols := shape(b.cols)
+	threads := b.threads()
+	name := func(upper bool) string {
+		return fmt.Sprintf("%s<%s, %d, %d, %d, %v, %d>", kernelPrefix[b.kind], typeName[b.dt], lanes, cols, b.nr, upper, threads)
+	}
+	return []string{name(false), name(true)}
+}
+
+func (b bucket) threads() int { return threadsFor(b.dt, b.cols, b.nr) }
+
+// buckets lists every instantiation of posv.cu.
+func buckets() []bucket {
+	var bs []bucket
+	for _, k := range []kind{kindPosv, kindPotrs} {
+		for dt := cuda.Float32; dt <= cuda.Complex128; dt++ {
+			for cols := 4; cols <= MaxN; cols += 4 {
+				for _, nr := range chunks(dt) {
+					bs = append(bs, bucket{k, dt, cols, nr})
+				}
+			}
+		}
+	}
+	return bs
+}
+
+// KernelNames lists every name expression of posv.cu, for a registry or a
+// compile check.
+func KernelNames() []string {
+	var names []string
+	for _, b := range buckets() {
+		names = append(names, b.names()...)
+	}
+	return names
+}
+
+type kernelKey struct {
+	ctx *cuda.Context
+	bucket
+}
+
+// loaded caches, per context and bucket, the Lower and Upper kernels; each
+// bucket is compiled on its first use.
+var loaded sync.Map // kernelKey → []*cuda.Kernel
+
+func kernels(c *cuda.Context, b bucket) ([]*cuda.Kernel, error) {
+	key := kernelKey{c, b}
+	if ks, ok := loaded.Load(key); ok {
+		return ks.([]*cuda.Kernel), nil
+	}
+	// JIT.Load makes concurrent first calls wait for one compilation.
+	ks, err := cuda.DefaultJIT().Load(c, Source, b.names()...)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", kernelPrefix[b.kind], err)
+	}
+	loaded.Store(key, ks)
+	return ks, nil
+}
+
+// Load compiles (or finds in the cache) and loads every posv.cu kernel into
+// c, a few buckets at a time, for `batchlas kernels` and tests that inspect
+// kernel attributes.
+func Load(c *cuda.Context) ([]*cuda.Kernel, error) {
+	bs := buckets()
+	out := make([][]*cuda.Kernel, len(bs))
+	errs := make([]error, len(bs))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
+	for i, b := range bs {
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			out[i], errs[i] = kernels(c, b)
+		})
+	}
+	wg.Wait()
+	var all []*cuda.Kernel
+	for i := range bs {
+		if errs[i] != nil {
+			return nil, errs[i]
+		}
+		all = append(all, out[i]...)
+	}
+	return all, nil
+}
+
+// CanRun reports whether the kernels take matrices of order n and type
+// dtype: nil, or an error wrapping core.ErrUnsupported (n > MaxN) or
+// core.ErrShape / core.ErrArgument.
+func CanRun(dtype cuda.DType, n int) error {
+	switch {
+	case dtype < cuda.Float32 || dtype > cuda.Complex128:
+		return fmt.Errorf("%w: posv: element type %v", core.ErrArgument, dtype)
+	case n < 0:
+		return fmt.Errorf("%w: posv: n = %d must not be negative", core.ErrShape, n)
+	case n > MaxN:
+		return fmt.Errorf("%w: posv: the register-resident kernels take n ≤ %d, not %d", core.ErrUnsupported, MaxN, n)
+	}
+	return nil
+}
+
+// operands describes one call for check.
+type operands struct {
+	op       string // "posv" or "potrs"
+	dt       cuda.DType
+	uplo     core.Uplo
+	n, nrhs  int
+	a        cuda.DevicePtr
+	lda      int
+	strideA  int64
+	b        cuda.DevicePtr
+	ldb      int
+	strideB  int64
+	count    int
+	info     cuda.DevicePtr
+	needInfo bool
+}
+
+// check validates the arguments as potrf's check does, for A and B.
+func check(o operands) error {
+	if err := CanRun(o.dt, o.n); err != nil {
+		return err
+	}
+	size := uintptr(o.dt.Size())
+	n := max(1, o.n)
+	switch {
+	case !o.uplo.Valid():
+		return fmt.Errorf("%w: %s: uplo %v", core.ErrArgument, o.op, o.uplo)
+	case o.nrhs < 0:
+		return fmt.Errorf("%w: %s: nrhs = %d must not be negative", core.ErrShape, o.op, o.nrhs)
+	case o.count < 0 || o.count > math.MaxInt32:
+		return fmt.Errorf("%w: %s: count = %d must be in [0, 2^31)", core.ErrShape, o.op, o.count)
+	case o.lda < n:
+		return fmt.Errorf("%w: %s: lda = %d, must be at least max(1, n) = %d", core.ErrShape, o.op, o.lda, n)
+	case o.ldb < n:
+		return fmt.Errorf("%w: %s: ldb = %d, must be at least max(1, n) = %d", core.ErrShape, o.op, o.ldb, n)
+	case o.count > 1 && o.strideA < int64(o.lda)*int64(o.n):
+		return fmt.Errorf("%w: %s: strideA = %d, must be at least lda·n = %d", core.ErrShape, o.op, o.strideA, int64(o.lda)*int64(o.n))
+	case o.count > 1 && o.strideB < int64(o.ldb)*int64(o.nrhs):
+		return fmt.Errorf("%w: %s: strideB = %d, must be at least ldb·nrhs = %d", core.ErrShape, o.op, o.strideB, int64(o.ldb)*int64(o.nrhs))
+	case o.needInfo && o.count > 0 && o.info == 0:
+		return fmt.Errorf("%w: %s: info is a null pointer", core.ErrArgument, o.op)
+	case o.needInfo && uintptr(o.info)%4 != 0:
+		return fmt.Errorf("%w: %s: info = %#x is not 4-byte aligned", core.ErrArgument, o.op, uintptr(o.info))
+	}
+	if o.n == 0 || o.count == 0 {
+		return nil
+	}
+	// The kernels load whole elements; complex128 as one 16-byte access.
+	switch {
+	case o.a == 0:
+		return fmt.Errorf("%w: %s: a is a null pointer", core.ErrArgument, o.op)
+	case uintptr(o.a)%size != 0:
+		return fmt.Errorf("%w: %s: a = %#x is not aligned to its %d-byte elements", core.ErrArgument, o.op, uintptr(o.a), size)
+	}
+	if o.nrhs == 0 {
+		return nil
+	}
+	switch {
+	case o.b == 0:
+		return fmt.Errorf("%w: %s: b is a null pointer", core.ErrArgument, o.op)
+	case uintptr(o.b)%size != 0:
+		return fmt.Errorf("%w: %s: b = %#x is not aligned to its %d-byte elements", core.ErrArgument, o.op, uintptr(o.b), size)
+	}
+	return nil
+}
+
+// Posv queues on s the solution of A·X = B for count Hermitian positive
+// definite n×n matrices A and n×nrhs matrices B, in one kernel: the
+// Cholesky factorization A = L·Lᴴ (uplo Lower) or A = Uᴴ·U (Upper), then the
+// substitutions L·Y = B, Lᴴ·X = Y (Uᴴ·Y = B, U·X = Y). Matrix m of A starts
+// at element m·strideA of a, with leading dimension lda; matrix m of B at
+// m·strideB of b, with ldb; both column-major. Only the uplo triangle of A
+// is read, and the factor overwrites it, bit-identical to potrf.Potrf's;
+// X overwrites B. The imaginary parts of A's diagonal are not read. info is
+// a device int32[count]: 0, or k > 0 when the leading minor of order k is
+// not positive definite (its pivot is ≤ 0 or NaN); matrix m of A then holds
+// what potrf.Potrf leaves (the first k−1 columns of L or rows of U, the
+// failing pivot at (k−1, k−1), the rest as it was) and its B is neither
+// read nor written. No matrix affects another.
+// Argument errors return before anything is queued; n > MaxN is an error
+// wrapping core.ErrUnsupported.
+func Posv[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int, a cuda.DevicePtr, lda int, strideA int64,
+	b cuda.DevicePtr, ldb int, strideB int64, count int, info cuda.DevicePtr) error {
+	dt := cuda.DTypeOf[T]()
+	if s == nil {
+		return fmt.Errorf("%w: posv: nil stream", core.ErrArgument)
+	}
+	if err := check(operands{"posv", dt, uplo, n, nrhs, a, lda, strideA, b, ldb, strideB, count, info, true}); err != nil {
+		return err
+	}
+	if count == 0 {
+		return nil
+	}
+	if n == 0 {
+		return cuda.MemsetD32(s, info, 0, int64(count))
+	}
+	var args cuda.Args
+	args.Ptr(a).Int64(int64(lda)).Int64(strideA).Ptr(b).Int64(int64(ldb)).Int64(strideB).
+		Int32(int32(n)).Int32(int32(nrhs)).Int32(int32(count)).Ptr(info)
+	return launch(s, kindPosv, dt, uplo, n, nrhs, count, &args)
+}
+
+// Potrs queues on s the solution of A·X = B for count n×n matrices A given
+// by their Cholesky factors, as Posv and potrf.Potrf leave them in the uplo
+// triangle of a (A = L·Lᴴ for Lower, Uᴴ·U for Upper; only that triangle is
+// read, the diagonal's real part only), and n×nrhs matrices B, which X
+// overwrites. Layouts are Posv's. A zero on the factor's diagonal gives
+// infinities and NaNs in that matrix's X, as the substitution does in
+// LAPACK; no matrix affects another.
+// Argument errors return before anything is queued; n > MaxN is an error
+// wrapping core.ErrUnsupported.
+func Potrs[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int, a cuda.DevicePtr, lda int, strideA int64,
+	b cuda.DevicePtr, ldb int, strideB int64, count int) error {
+	dt := cuda.DTypeOf[T]()
+	if s == nil {
+		return fmt.Errorf("%w: potrs: nil stream", core.ErrArgument)
+	}
+	if err := check(operands{"potrs", dt, uplo, n, nrhs, a, lda, strideA, b, ldb, strideB, count, 0, false}); err != nil {
+		return err
+	}
+	if count == 0 || n == 0 || nrhs == 0 {
+		return nil
+	}
+	var args cuda.Args
+	args.Ptr(a).Int64(int64(lda)).Int64(strideA).Ptr(b).Int64(int64(ldb)).Int64(strideB).
+		Int32(int32(n)).Int32(int32(nrhs)).Int32(int32(count))
+	return launch(s, kindPotrs, dt, uplo, n, nrhs, count, &args)
+}
+
+// launch picks the instantiation for n and nrhs and queues it.
+func launch(s *cuda.Stream, k kind, dt cuda.DType, uplo core.Uplo, n, nrhs, count int, args *cuda.Args) error {
+	lanes, cols := shape(n)
+	b := bucket{k, dt, cols, chunk(dt, nrhs)}
+	ks, err := kernels(s.Context(), b)
+	if err != nil {
+		return err
+	}
+	kern := ks[0]
+	if uplo == core.Upper {
+		kern = ks[1]
+	}
+	threads := b.threads()
+	perBlock := threads / lanes
+	blocks := (count + perBlock - 1) / perBlock
+	return cuda.LaunchArgs(s, kern, [3]uint32{uint32(blocks), 1, 1}, [3]uint32{uint32(threads), 1, 1}, 0, args)
+}

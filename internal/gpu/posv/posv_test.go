@@ -1,0 +1,855 @@
+package posv
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"math"
+	"math/cmplx"
+	"math/rand/v2"
+	"slices"
+	"sort"
+	"sync"
+	"testing"
+	"unsafe"
+
+	"github.com/batchlas/batchlas/internal/conformance"
+	"github.com/batchlas/batchlas/internal/core"
+	"github.com/batchlas/batchlas/internal/cuda"
+	"github.com/batchlas/batchlas/internal/gpu/potrf"
+	"github.com/batchlas/batchlas/internal/oracle"
+)
+
+// ---- tests that need no GPU ----
+
+func TestShape(t *testing.T) {
+	for n, want := range map[int][2]int{
+		1: {4, 4}, 4: {4, 4}, 5: {8, 8}, 8: {8, 8}, 9: {16, 12}, 13: {16, 16},
+		16: {16, 16}, 17: {32, 20}, 24: {32, 24}, 25: {32, 28}, 31: {32, 32}, 32: {32, 32},
+	} {
+		if lanes, cols := shape(n); lanes != want[0] || cols != want[1] {
+			t.Errorf("shape(%d) = %d lanes, %d columns; want %v", n, lanes, cols, want)
+		}
+	}
+	for dt, want := range map[cuda.DType][]int{
+		cuda.Float32: {1, 1, 2, 4, 4, 8, 8, 16, 16, 16}, cuda.Float64: {1, 1, 2, 4, 4, 8, 8, 8, 8, 8},
+		cuda.Complex64: {1, 1, 2, 4, 4, 8, 8, 8, 8, 8}, cuda.Complex128: {1, 1, 2, 4, 4, 4, 4, 4, 4, 4},
+	} {
+		var got []int
+		for _, nrhs := range []int{0, 1, 2, 3, 4, 5, 8, 9, 16, 17} {
+			got = append(got, chunk(dt, nrhs))
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%v: chunks for nrhs 0,1,2,3,4,5,8,9,16,17 are %v, want %v", dt, got, want)
+		}
+	}
+	// Every instantiation fits its block in static shared memory, with
+	// whole groups, and 128 threads wherever they fit.
+	count := 0
+	for _, b := range buckets() {
+		lanes, cols := shape(b.cols)
+		th := b.threads()
+		bytes := sharedBytes(b.dt, lanes, cols, b.nr, th)
+		if bytes > staticSharedLimit || th%lanes != 0 || th%32 != 0 {
+			t.Errorf("%v: %d threads, %d B of shared memory", b.names()[0], th, bytes)
+		}
+		if th < maxThreads && sharedBytes(b.dt, lanes, cols, b.nr, maxThreads) <= staticSharedLimit {
+			t.Errorf("%v: %d threads where %d fit", b.names()[0], th, maxThreads)
+		}
+		if th < maxThreads && (b.dt != cuda.Complex128 || cols < 28) {
+			t.Errorf("%v: %d threads; only complex double at n > 24 should need fewer than %d", b.names()[0], th, maxThreads)
+		}
+		count += 2
+	}
+	// float32 n = 32, 16 right-hand sides: 4 groups × (32 slots of 9 units
+	// + 1) + 4 × (2·4 + 1) units of 16 bytes.
+	if got, want := sharedBytes(cuda.Float32, 32, 32, 16, 128), 16*(4*(32*9+1)+4*9); got != want {
+		t.Errorf("sharedBytes(float32, n = 32, 16 rhs) = %d, want %d", got, want)
+	}
+	got := bucket{kindPosv, cuda.Complex64, 20, 4}.names()
+	if !slices.Equal(got, []string{"posv_reg<cfloat, 32, 20, 4, false, 128>", "posv_reg<cfloat, 32, 20, 4, true, 128>"}) {
+		t.Errorf("names = %q", got)
+	}
+	got = bucket{kindPotrs, cuda.Complex128, 32, 4}.names()
+	if !slices.Equal(got, []string{"potrs_reg<cdouble, 32, 32, 4, false, 64>", "potrs_reg<cdouble, 32, 32, 4, true, 64>"}) {
+		t.Errorf("names = %q", got)
+	}
+	// 2 kernels × 8 column buckets × (5 + 4 + 4 + 3) chunk sizes × 2 triangles.
+	if n := len(KernelNames()); n != count || n != 2*8*16*2 {
+		t.Errorf("%d kernel names (%d buckets), want %d", n, count/2, 2*8*16*2)
+	}
+}
+
+func TestArguments(t *testing.T) {
+	const a, b, info = cuda.DevicePtr(1 << 20), cuda.DevicePtr(1 << 22), cuda.DevicePtr(1 << 24)
+	valid := operands{"posv", cuda.Float64, core.Lower, 8, 3, a, 9, 80, b, 10, 31, 5, info, true}
+	if err := check(valid); err != nil {
+		t.Fatalf("valid call refused: %v", err)
+	}
+	for name, tc := range map[string]struct {
+		edit func(o *operands)
+		want error
+	}{
+		"n > MaxN":        {func(o *operands) { o.n, o.lda, o.ldb, o.strideA, o.strideB = 33, 33, 33, 33*33, 99 }, core.ErrUnsupported},
+		"negative n":      {func(o *operands) { o.n = -1 }, core.ErrShape},
+		"negative nrhs":   {func(o *operands) { o.nrhs = -1 }, core.ErrShape},
+		"bad dtype":       {func(o *operands) { o.dt = cuda.DType(7) }, core.ErrArgument},
+		"bad uplo":        {func(o *operands) { o.uplo = core.Uplo(9) }, core.ErrArgument},
+		"lda < n":         {func(o *operands) { o.lda = 7 }, core.ErrShape},
+		"ldb < n":         {func(o *operands) { o.ldb = 7 }, core.ErrShape},
+		"ldb < 1":         {func(o *operands) { o.n, o.ldb = 0, 0 }, core.ErrShape},
+		"strideA < lda·n": {func(o *operands) { o.strideA = 71 }, core.ErrShape},
+		"strideB < ldb·k": {func(o *operands) { o.strideB = 29 }, core.ErrShape},
+		"negative count":  {func(o *operands) { o.count = -1 }, core.ErrShape},
+		"huge count":      {func(o *operands) { o.count = math.MaxInt32 + 1 }, core.ErrShape},
+		"null a":          {func(o *operands) { o.a = 0 }, core.ErrArgument},
+		"null b":          {func(o *operands) { o.b = 0 }, core.ErrArgument},
+		"null info":       {func(o *operands) { o.info = 0 }, core.ErrArgument},
+		"misaligned a":    {func(o *operands) { o.a += 4 }, core.ErrArgument},
+		"misaligned b":    {func(o *operands) { o.dt, o.b = cuda.Complex128, o.b+8 }, core.ErrArgument},
+		"misaligned info": {func(o *operands) { o.info += 2 }, core.ErrArgument},
+	} {
+		o := valid
+		tc.edit(&o)
+		if err := check(o); !errors.Is(err, tc.want) {
+			t.Errorf("%s: %v, want %v", name, err, tc.want)
+		}
+	}
+	// Empty work needs no matrix pointer; a batch of one any stride; Potrs
+	// no info.
+	for name, edit := range map[string]func(o *operands){
+		"n = 0":           func(o *operands) { o.n, o.a, o.b = 0, 0, 0 },
+		"count = 0":       func(o *operands) { o.count, o.a, o.b, o.info = 0, 0, 0, 0 },
+		"nrhs = 0":        func(o *operands) { o.nrhs, o.b, o.strideB = 0, 0, 0 },
+		"count = 1":       func(o *operands) { o.count, o.strideA, o.strideB = 1, 0, -5 },
+		"potrs, no info":  func(o *operands) { o.op, o.needInfo, o.info = "potrs", false, 0 },
+		"potrs, nrhs = 0": func(o *operands) { o.op, o.needInfo, o.info, o.nrhs, o.b = "potrs", false, 0, 0, 0 },
+	} {
+		o := valid
+		edit(&o)
+		if err := check(o); err != nil {
+			t.Errorf("%s: refused: %v", name, err)
+		}
+	}
+	if err := Posv[float32](nil, core.Lower, 4, 1, a, 4, 16, b, 4, 4, 1, info); !errors.Is(err, core.ErrArgument) {
+		t.Errorf("Posv, nil stream: %v", err)
+	}
+	if err := Potrs[float32](nil, core.Lower, 4, 1, a, 4, 16, b, 4, 4, 1); !errors.Is(err, core.ErrArgument) {
+		t.Errorf("Potrs, nil stream: %v", err)
+	}
+	if err := CanRun(cuda.Complex128, MaxN); err != nil {
+		t.Errorf("CanRun(complex128, MaxN) = %v", err)
+	}
+}
+
+// ---- helpers for the GPU tests (potrf_test.go's) ----
+
+// gpu returns a stream on the first GPU, destroyed at the end of the test,
+// or skips the test with the reason there is none.
+func gpu(t testing.TB) *cuda.Stream {
+	t.Helper()
+	devs, err := cuda.Devices()
+	if err != nil {
+		t.Skipf("no CUDA device: %v", err)
+	}
+	if _, _, err := cuda.NVRTCVersion(); err != nil {
+		t.Skipf("no NVRTC: %v", err)
+	}
+	c, err := devs[0].Context()
+	if err != nil {
+		t.Fatalf("primary context of %s: %v", devs[0], err)
+	}
+	s, err := c.NewStream()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := s.Destroy(); err != nil {
+			t.Error(err)
+		}
+	})
+	return s
+}
+
+var warmed sync.Map // *cuda.Context → error
+
+// warm compiles every instantiation at once, in parallel, so that the tests
+// that use them one by one do not compile them one by one.
+func warm(t testing.TB, c *cuda.Context) {
+	t.Helper()
+	if err, ok := warmed.Load(c); ok {
+		if err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	_, err := Load(c)
+	warmed.Store(c, err)
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// upload copies host to a new device block, freed (after s has drained) at
+// the end of the test.
+func upload[E any](t testing.TB, s *cuda.Stream, host []E) cuda.DevicePtr {
+	t.Helper()
+	var z E
+	c := s.Context()
+	p, err := c.Alloc(max(int64(len(host))*int64(unsafe.Sizeof(z)), 256))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		s.Synchronize()
+		c.Free(p)
+	})
+	if err := cuda.Upload(s, p, host); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func download[E any](t testing.TB, s *cuda.Stream, p cuda.DevicePtr, n int) []E {
+	t.Helper()
+	out := make([]E, n)
+	if err := cuda.Download(s, out, p); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func asBytes[E any](s []E) []byte {
+	if len(s) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(&s[0])), len(s)*int(unsafe.Sizeof(s[0])))
+}
+
+// scaled returns D·A·Dᴴ for a random diagonal D of moduli in [0.5, 2) (and
+// random phases for complex data): Hermitian positive definite when A is,
+// and a distinct matrix for each call at the cost of n² operations.
+func scaled(a *oracle.Mat, rng *rand.Rand, cplx bool) *oracle.Mat {
+	n := a.Rows
+	d := make([]complex128, n)
+	for i := range d {
+		d[i] = complex(0.5+1.5*rng.Float64(), 0)
+		if cplx {
+			d[i] *= cmplx.Rect(1, 2*math.Pi*rng.Float64())
+		}
+	}
+	r := oracle.New(n, n)
+	for j := range n {
+		for i := range n {
+			v := d[i] * a.At(i, j) * cmplx.Conj(d[j])
+			if i == j {
+				v = complex(real(v), 0)
+			}
+			r.Set(i, j, v)
+		}
+	}
+	return r
+}
+
+// item is one matrix of a test batch and the info its construction promises.
+type item struct {
+	kind string
+	info int
+}
+
+// mixedBatch makes count Hermitian matrices of order n in a poisoned strided
+// batch (lda > n, a gap between matrices), only the uplo triangle stored:
+// mostly random positive definite ones, and ill-conditioned, not positive
+// definite (info = k) and NaN items (on and off the diagonal) spread over it.
+// Complex diagonals get a non-zero imaginary part, which must be ignored.
+func mixedBatch[T core.Scalar](n, count int, uplo core.Uplo, seed uint64) (core.Strided[T], []item) {
+	lda := n + 1 + n%3
+	a := oracle.NewStridedLayout[T](n, n, count, lda, lda*n+3+n%5)
+	cplx := core.IsComplex[T]()
+	gen := oracle.GenFor[T](seed)
+	rng := rand.New(rand.NewPCG(seed, 77))
+	ill := 1e6
+	if core.Eps[T]() > 1e-10 {
+		ill = 1e3
+	}
+	var pool []*oracle.Mat
+	for range 6 {
+		pool = append(pool, gen.SPD(n, 100))
+	}
+	illPool := []*oracle.Mat{gen.SPD(n, ill), gen.SPD(n, ill)}
+	items := make([]item, count)
+	for b := range count {
+		m := scaled(pool[b%len(pool)], rng, cplx)
+		it := item{kind: "spd"}
+		r := b / 10
+		switch b % 10 {
+		case 6:
+			m, it = scaled(illPool[r%2], rng, cplx), item{kind: "illcond"}
+		case 7:
+			k := 1 + r%n
+			m, it = oracle.NotSPDFrom(m, k), item{"notspd", k}
+		case 8:
+			j := r % n
+			oracle.PlantNaN(m, j, j)
+			it = item{"nan", j + 1}
+		case 9:
+			if n == 1 {
+				oracle.PlantNaN(m, 0, 0)
+				it = item{"nan", 1}
+				break
+			}
+			// A NaN in row i, column j < i of L spoils pivot i first.
+			i := 1 + r%(n-1)
+			j := r % i
+			oracle.PlantNaN(m, i, j)
+			oracle.PlantNaN(m, j, i)
+			it = item{"nan:offdiag", i + 1}
+		}
+		if cplx {
+			for i := range n {
+				m.Set(i, i, complex(real(m.At(i, i)), 0.25))
+			}
+		}
+		oracle.Store(a, b, m)
+		oracle.PoisonTriangle(a, b, uplo, false)
+		items[b] = it
+	}
+	return a, items
+}
+
+// rhsBatch makes count random n×nrhs matrices in a poisoned strided batch
+// with ldb > n and a gap between matrices.
+func rhsBatch[T core.Scalar](n, nrhs, count int, seed uint64) core.Strided[T] {
+	ldb := n + 2
+	b := oracle.NewStridedLayout[T](n, nrhs, count, ldb, ldb*nrhs+1+nrhs%3)
+	gen := oracle.GenFor[T](seed)
+	for i := range count {
+		oracle.Store(b, i, gen.General(n, nrhs))
+	}
+	return b
+}
+
+// differ reports the first element where two batches of the same layout
+// differ in bits, as "matrix m (i,j)" or "padding at index x", or "".
+func differ[T core.Scalar](s core.Strided[T], x, y []T, only func(m int) bool) string {
+	for k := range x {
+		if oracle.SameBits(x[k], y[k]) {
+			continue
+		}
+		m, off := k/max(1, s.Stride), k%max(1, s.Stride)
+		if s.Count <= 1 {
+			m, off = 0, k
+		}
+		if only != nil && !only(m) {
+			continue
+		}
+		i, j := off%s.LD, off/s.LD
+		if i < s.Rows && j < s.Cols && m < s.Count {
+			return fmt.Sprintf("matrix %d element (%d,%d): %v, then %v", m, i, j, x[k], y[k])
+		}
+		return fmt.Sprintf("padding at index %d (matrix %d, row %d, column %d): %v, then %v", k, m, i, j, x[k], y[k])
+	}
+	return ""
+}
+
+// padding reports whether element k of s's data lies outside every matrix.
+func padding[T core.Scalar](s core.Strided[T], k int) bool {
+	m, off := k/max(1, s.Stride), k%max(1, s.Stride)
+	if s.Count <= 1 {
+		m, off = 0, k
+	}
+	return m >= s.Count || off%s.LD >= s.Rows || off/s.LD >= s.Cols
+}
+
+// ---- tests that need a GPU ----
+
+// TestKernelResources loads every instantiation (2 kernels × 4 types × 8
+// column buckets × their chunk sizes × 2 triangles) and fails on any local
+// memory (spills or a stack array), printing registers, shared memory and
+// occupancy for each. It compiles them in parallel, so it runs first.
+func TestKernelResources(t *testing.T) {
+	s := gpu(t)
+	c := s.Context()
+	warm(t, c)
+	major, minor, _ := cuda.NVRTCVersion()
+	t.Logf("NVRTC %d.%d, %s", major, minor, c.Device)
+	for _, b := range buckets() {
+		ks, err := kernels(c, b)
+		if err != nil {
+			t.Errorf("%v: %v", b.names()[0], err)
+			continue
+		}
+		for _, k := range ks {
+			th := b.threads()
+			blocks, err := k.ActiveBlocksPerSM(th, 0)
+			if err != nil {
+				t.Error(err)
+			}
+			t.Logf("%-44s %3d registers, %d B local, %5d B shared, %2d blocks of %3d per SM, compiled in %v (cached %v)",
+				k.Name, k.Registers, k.LocalBytes, k.StaticSharedBytes, blocks, th, k.CompileTime.Round(1e6), k.FromCache)
+			if k.LocalBytes != 0 {
+				t.Errorf("%s uses %d bytes of local memory per thread: its registers spill", k.Name, k.LocalBytes)
+			}
+			lanes, cols := shape(b.cols)
+			if want := sharedBytes(b.dt, lanes, cols, b.nr, th); k.StaticSharedBytes != want {
+				t.Errorf("%s: %d B of static shared memory, the launcher's layout says %d", k.Name, k.StaticSharedBytes, want)
+			}
+			if k.Registers <= 0 || k.MaxThreadsPerBlock < th || blocks < 1 {
+				t.Errorf("%s: %d registers, at most %d threads per block, %d blocks per SM", k.Name, k.Registers, k.MaxThreadsPerBlock, blocks)
+			}
+		}
+	}
+}
+
+// nrhsList are the right-hand side counts TestPosv sweeps: each side of
+// every chunk size, and 17 (two or more chunks for every type).
+var nrhsList = []int{0, 1, 2, 3, 4, 5, 8, 9, 16, 17}
+
+// TestPosv solves, for every type, both triangles, n = 1…32 and every
+// count of nrhsList, a batch of mixed matrices (random, ill-conditioned,
+// not positive definite, NaN) in poisoned strided layouts (lda > n,
+// ldb > n, gaps between matrices), and checks: info equal to the
+// float64/complex128 reference's; A bit-identical to potrf.Potrf's result;
+// for the good matrices ‖A·X − B‖₁ ≤ 30·n·eps·‖A‖₁·‖X‖₁ per column, X
+// bit-identical to Potrs on potrf.Potrf's factor (which must leave A as it
+// is) and to each matrix solved alone; for the failing ones B unchanged;
+// nothing outside the matrices written.
+func TestPosv(t *testing.T) {
+	s := gpu(t)
+	warm(t, s.Context())
+	t.Run("float32", func(t *testing.T) { testPosv[float32](t, s) })
+	t.Run("float64", func(t *testing.T) { testPosv[float64](t, s) })
+	t.Run("complex64", func(t *testing.T) { testPosv[complex64](t, s) })
+	t.Run("complex128", func(t *testing.T) { testPosv[complex128](t, s) })
+}
+
+func testPosv[T core.Scalar](t *testing.T, s *cuda.Stream) {
+	const count = 157 // not a whole number of blocks for any group size
+	for _, uplo := range []core.Uplo{core.Lower, core.Upper} {
+		worst, worstAt := 0.0, ""
+		for n := 1; n <= MaxN; n++ {
+			// A subtest per case, so its device buffers are freed at its end.
+			t.Run(fmt.Sprintf("%v/n=%d", uplo, n), func(t *testing.T) {
+				r, at := posvCase[T](t, s, uplo, n, count, uint64(1000*n)+uint64(uplo))
+				if r > worst {
+					worst, worstAt = r, at
+				}
+			})
+		}
+		t.Logf("%s %v: worst ‖A·X − B‖₁/(n·eps·‖A‖₁·‖X‖₁) = %.3f (%s; bound %g)", core.TypeName[T](), uplo, worst, worstAt, float64(conformance.SolveBound))
+	}
+}
+
+// posvCase runs one order through every count of nrhsList and returns the
+// worst solve residual and where it was.
+func posvCase[T core.Scalar](t *testing.T, s *cuda.Stream, uplo core.Uplo, n, count int, seed uint64) (float64, string) {
+	t.Helper()
+	name := fmt.Sprintf("%s/%v/n=%d", core.TypeName[T](), uplo, n)
+	in, items := mixedBatch[T](n, count, uplo, seed)
+	eps := core.Eps[T]()
+
+	// The reference: info from the oracle, the factor from potrf.
+	want := make([]int, count)
+	for b, it := range items {
+		_, want[b] = oracle.Potrf(uplo, oracle.Load(in, b))
+		if it.kind != "spd" && it.kind != "illcond" && want[b] != it.info {
+			t.Fatalf("%s: item %d (%s): the oracle says info %d, the construction %d", name, b, it.kind, want[b], it.info)
+		}
+	}
+	sentinel := slices.Repeat([]int32{-7}, count)
+	refA, refInfo := upload(t, s, in.Data), upload(t, s, sentinel)
+	if err := potrf.Potrf[T](s, uplo, n, refA, in.LD, int64(in.Stride), count, refInfo); err != nil {
+		t.Fatalf("%s: potrf: %v", name, err)
+	}
+	factored := download[T](t, s, refA, len(in.Data))
+	good := func(b int) bool { return want[b] == 0 }
+	// Matrices solved alone as well: the first good, ill-conditioned and
+	// failing ones and the last.
+	alone := []int{slices.IndexFunc(items, func(it item) bool { return it.kind == "spd" }),
+		slices.IndexFunc(items, func(it item) bool { return it.kind == "illcond" }),
+		slices.IndexFunc(items, func(it item) bool { return it.kind == "notspd" }), count - 1}
+
+	worst, worstAt := 0.0, ""
+	for _, nrhs := range nrhsList {
+		key := fmt.Sprintf("%s/nrhs=%d", name, nrhs)
+		rhs := rhsBatch[T](n, nrhs, count, seed+uint64(nrhs))
+
+		pa, pb, pi := upload(t, s, in.Data), upload(t, s, rhs.Data), upload(t, s, sentinel)
+		if err := Posv[T](s, uplo, n, nrhs, pa, in.LD, int64(in.Stride), pb, rhs.LD, int64(rhs.Stride), count, pi); err != nil {
+			t.Fatalf("%s: %v", key, err)
+		}
+		gotA := download[T](t, s, pa, len(in.Data))
+		x := rhs
+		x.Data = download[T](t, s, pb, len(rhs.Data))
+		info := download[int32](t, s, pi, count)
+
+		// Potrs on potrf's factor.
+		qa, qb := upload(t, s, factored), upload(t, s, rhs.Data)
+		if err := Potrs[T](s, uplo, n, nrhs, qa, in.LD, int64(in.Stride), qb, rhs.LD, int64(rhs.Stride), count); err != nil {
+			t.Fatalf("%s: Potrs: %v", key, err)
+		}
+		potrsA := download[T](t, s, qa, len(in.Data))
+		potrsX := download[T](t, s, qb, len(rhs.Data))
+
+		errs := 0
+		fail := func(format string, args ...any) {
+			if errs++; errs <= 5 {
+				t.Errorf(key+": "+format, args...)
+			}
+		}
+		for b := range count {
+			if int(info[b]) != want[b] {
+				fail("item %d (%s): info %d, want %d", b, items[b].kind, info[b], want[b])
+			}
+		}
+		if d := differ(in, factored, gotA, nil); d != "" {
+			fail("A differs from potrf's factorization of it: %s", d)
+		}
+		if d := differ(in, factored, potrsA, nil); d != "" {
+			fail("Potrs wrote A: %s", d)
+		}
+		if d := differ(rhs, rhs.Data, x.Data, func(b int) bool { return !good(b) }); d != "" {
+			fail("B of a failing matrix changed: %s", d)
+		}
+		for k := range rhs.Data {
+			if padding(rhs, k) && (!oracle.SameBits(rhs.Data[k], x.Data[k]) || !oracle.SameBits(rhs.Data[k], potrsX[k])) {
+				fail("padding of B at index %d written: %v, then %v (Posv), %v (Potrs)", k, rhs.Data[k], x.Data[k], potrsX[k])
+				break
+			}
+		}
+		if d := differ(rhs, x.Data, potrsX, good); d != "" {
+			fail("X from Posv and from Potrs on potrf's factor differ: %s", d)
+		}
+		for b := range count {
+			if !good(b) || nrhs == 0 {
+				continue
+			}
+			a := oracle.Hermitian(oracle.Load(in, b), uplo)
+			r := oracle.SolveResidual(a, core.NoTrans, oracle.Load(x, b), oracle.Load(rhs, b), eps)
+			if !(r <= conformance.SolveBound) {
+				fail("item %d (%s): ‖A·X − B‖₁ = %.3g·n·eps·‖A‖₁·‖X‖₁, bound %g", b, items[b].kind, r, float64(conformance.SolveBound))
+			}
+			if r > worst {
+				worst, worstAt = r, fmt.Sprintf("n = %d, nrhs = %d, %s", n, nrhs, items[b].kind)
+			}
+		}
+
+		// Alone: bit-identical to the batch, info too.
+		for _, b := range alone {
+			if b < 0 {
+				continue
+			}
+			oa, ob := oracle.Item(in, b), oracle.Item(rhs, b)
+			ua, ub, ui := upload(t, s, oa.Data), upload(t, s, ob.Data), upload(t, s, sentinel[:1])
+			if err := Posv[T](s, uplo, n, nrhs, ua, in.LD, int64(in.Stride), ub, rhs.LD, int64(rhs.Stride), 1, ui); err != nil {
+				t.Fatalf("%s: item %d alone: %v", key, b, err)
+			}
+			ga, gb := download[T](t, s, ua, len(oa.Data)), download[T](t, s, ub, len(ob.Data))
+			gi := download[int32](t, s, ui, 1)
+			spanA, spanB := len(oa.Data), len(ob.Data)
+			if !bytes.Equal(asBytes(ga), asBytes(gotA[int64(b)*int64(in.Stride):][:spanA])) ||
+				!bytes.Equal(asBytes(gb), asBytes(x.Data[int64(b)*int64(rhs.Stride):][:spanB])) || gi[0] != info[b] {
+				fail("item %d (%s) solved alone differs from the batch (info %d alone, %d in the batch)", b, items[b].kind, gi[0], info[b])
+			}
+		}
+	}
+	return worst, worstAt
+}
+
+// engine runs the shared Cholesky suites' Potrs and Posv on the native
+// kernels.
+type engine[T core.Scalar] struct{ s *cuda.Stream }
+
+// device copies host batches in, runs fn on their device copies, and copies
+// them back.
+func (e engine[T]) device(fn func(ptrs []cuda.DevicePtr) error, host ...any) error {
+	c := e.s.Context()
+	ptrs := make([]cuda.DevicePtr, len(host))
+	size := func(h any) int64 {
+		switch v := h.(type) {
+		case []T:
+			return int64(len(v)) * int64(unsafe.Sizeof(*new(T)))
+		case []int32:
+			return int64(len(v)) * 4
+		}
+		panic("engine: host operand of unknown type")
+	}
+	for i, h := range host {
+		p, err := c.Alloc(max(size(h), 256))
+		if err != nil {
+			return err
+		}
+		defer c.Free(p)
+		ptrs[i] = p
+		switch v := h.(type) {
+		case []T:
+			err = cuda.Upload(e.s, p, v)
+		case []int32:
+			err = cuda.Upload(e.s, p, v)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if err := fn(ptrs); err != nil {
+		return err
+	}
+	for i, h := range host {
+		var err error
+		switch v := h.(type) {
+		case []T:
+			err = cuda.Download(e.s, v, ptrs[i])
+		case []int32:
+			err = cuda.Download(e.s, v, ptrs[i])
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (e engine[T]) Potrs(uplo core.Uplo, a, b core.Strided[T]) error {
+	return e.device(func(p []cuda.DevicePtr) error {
+		return Potrs[T](e.s, uplo, a.Rows, b.Cols, p[0], a.LD, int64(a.Stride), p[1], b.LD, int64(b.Stride), a.Count)
+	}, a.Data, b.Data)
+}
+
+func (e engine[T]) Posv(uplo core.Uplo, a, b core.Strided[T], info []int32) error {
+	return e.device(func(p []cuda.DevicePtr) error {
+		return Posv[T](e.s, uplo, a.Rows, b.Cols, p[0], a.LD, int64(a.Stride), p[1], b.LD, int64(b.Stride), a.Count, p[2])
+	}, a.Data, b.Data, info)
+}
+
+// TestConformance runs the shared Potrs and Posv suites on every order the
+// kernels take.
+func TestConformance(t *testing.T) {
+	s := gpu(t)
+	warm(t, s.Context())
+	var sizes []int
+	for n := 1; n <= MaxN; n++ {
+		sizes = append(sizes, n)
+	}
+	cfg := conformance.Config{Sizes: sizes}
+	t.Run("float32", func(t *testing.T) { conformanceSuites[float32](t, engine[float32]{s}, cfg) })
+	t.Run("float64", func(t *testing.T) { conformanceSuites[float64](t, engine[float64]{s}, cfg) })
+	t.Run("complex64", func(t *testing.T) { conformanceSuites[complex64](t, engine[complex64]{s}, cfg) })
+	t.Run("complex128", func(t *testing.T) { conformanceSuites[complex128](t, engine[complex128]{s}, cfg) })
+}
+
+func conformanceSuites[T core.Scalar](t *testing.T, e engine[T], cfg conformance.Config) {
+	t.Run("Potrs", func(t *testing.T) { conformance.PotrsTest[T](t, e, cfg) })
+	t.Run("Posv", func(t *testing.T) { conformance.PosvTest[T](t, e, cfg) })
+}
+
+// timeComplex adds the complex types to TestPosvTiming, which otherwise
+// times float32 and float64 only (the complex ones need the most time to
+// prepare: a complex128 batch of order 32 is 1 GiB).
+var timeComplex = flag.Bool("posv.complex", false, "TestPosvTiming: time complex64 and complex128 as well")
+
+// TestPosvTiming times count = 65536 Lower solves of n = 8, 16, 32 with
+// 1, 4 and 16 right-hand sides, float32 and float64 (and the complex types
+// with -posv.complex), against the vendor composition on the same data in
+// the same process: cuSOLVER potrfBatched, then potrsBatched (1
+// right-hand side, the only count it takes) or two cuBLAS trsmBatched (as
+// the library's vendor arm does); CUDA events around one call, the L2
+// flushed before each, the arms interleaved with their order alternating,
+// the median of 9 repetitions; both results are checked afterwards. "copy"
+// is device-to-device copies of A and B (each read once and written once:
+// the memory-bound floor). Run with -test.v to see the figures.
+func TestPosvTiming(t *testing.T) {
+	if testing.Short() || !testing.Verbose() {
+		t.Skip("timing: runs only with -test.v and without -test.short")
+	}
+	s := gpu(t)
+	c := s.Context()
+	sv, err := cuda.NewSolver(c, s)
+	if err != nil {
+		t.Skipf("no cuSOLVER: %v", err)
+	}
+	defer sv.Close()
+	bl, err := cuda.NewBLAS(c, s)
+	if err != nil {
+		t.Skipf("no cuBLAS: %v", err)
+	}
+	defer bl.Close()
+	const flushBytes = 256 << 20 // > 60 MiB of L2, as the GPU MODE harness flushes
+	flush, err := c.Alloc(flushBytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Free(flush)
+	tm := timing{s, sv, bl, flush, flushBytes}
+	// A subtest per type and order, so its device buffers are freed at its end.
+	for _, n := range []int{8, 16, 32} {
+		t.Run(fmt.Sprintf("float32/n=%d", n), func(t *testing.T) { timePosv[float32](t, tm, n) })
+		t.Run(fmt.Sprintf("float64/n=%d", n), func(t *testing.T) { timePosv[float64](t, tm, n) })
+		if *timeComplex {
+			t.Run(fmt.Sprintf("complex64/n=%d", n), func(t *testing.T) { timePosv[complex64](t, tm, n) })
+			t.Run(fmt.Sprintf("complex128/n=%d", n), func(t *testing.T) { timePosv[complex128](t, tm, n) })
+		}
+	}
+}
+
+// timing is what the timed arms share.
+type timing struct {
+	s          *cuda.Stream
+	sv         *cuda.Solver
+	bl         *cuda.BLAS
+	flush      cuda.DevicePtr
+	flushBytes int64
+}
+
+// timePosv times one type and order for 1, 4 and 16 right-hand sides.
+func timePosv[T core.Scalar](t *testing.T, tm timing, n int) {
+	const count, reps = 65536, 9
+	const uplo = core.Lower
+	s := tm.s
+	c := s.Context()
+	eps := core.Eps[T]()
+
+	// Distinct SPD matrices: 32 random ones, each item a D·A·Dᴴ of one.
+	gen := oracle.GenFor[T](uint64(n))
+	rng := rand.New(rand.NewPCG(uint64(n), 5))
+	pool := make([]*oracle.Mat, 32)
+	for i := range pool {
+		pool[i] = gen.SPD(n, 100)
+	}
+	hostA := core.Strided[T]{Data: make([]T, count*n*n), Rows: n, Cols: n, LD: n, Stride: n * n, Count: count}
+	for b := range count {
+		oracle.Store(hostA, b, scaled(pool[b%len(pool)], rng, core.IsComplex[T]()))
+	}
+	size := int64(unsafe.Sizeof(hostA.Data[0]))
+	bytesA := int64(len(hostA.Data)) * size
+	srcA := upload(t, s, hostA.Data)
+	nativeA, vendorA, copyA := upload(t, s, hostA.Data), upload(t, s, hostA.Data), upload(t, s, hostA.Data)
+	zeros := make([]int32, count)
+	infoN, infoV, infoS := upload(t, s, zeros), upload(t, s, zeros), upload(t, s, zeros[:1])
+	ptrsA, err := cuda.PointerArrayOf[T](s, vendorA, count, int64(hostA.Stride))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ptrsA.Free()
+	start, end := mustEvent(t, c), mustEvent(t, c)
+	defer start.Destroy()
+	defer end.Destroy()
+
+	for _, nrhs := range []int{1, 4, 16} {
+		name := fmt.Sprintf("%-10s n=%2d nrhs=%2d count=%d", core.TypeName[T](), n, nrhs, count)
+		hostB := core.Strided[T]{Data: make([]T, count*n*nrhs), Rows: n, Cols: nrhs, LD: n, Stride: n * nrhs, Count: count}
+		for i := range hostB.Data {
+			hostB.Data[i] = oracle.FromComplex[T](gen.Uniform())
+		}
+		bytesB := int64(len(hostB.Data)) * size
+		srcB := upload(t, s, hostB.Data)
+		nativeB, vendorB, copyB := upload(t, s, hostB.Data), upload(t, s, hostB.Data), upload(t, s, hostB.Data)
+		ptrsB, err := cuda.PointerArrayOf[T](s, vendorB, count, int64(hostB.Stride))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ptrsB.Free()
+
+		vendor := func() error {
+			if err := cuda.PotrfBatched[T](tm.sv, uplo, n, ptrsA.Ptr, n, infoV, count); err != nil {
+				return err
+			}
+			if nrhs == 1 {
+				return cuda.PotrsBatched[T](tm.sv, uplo, n, nrhs, ptrsA.Ptr, n, ptrsB.Ptr, n, infoS, count)
+			}
+			one := oracle.FromComplex[T](1)
+			for _, tr := range []core.Transpose{core.NoTrans, core.ConjTrans} {
+				if err := cuda.TrsmBatched[T](tm.bl, core.Left, uplo, tr, core.NonUnit, n, nrhs, one, ptrsA.Ptr, n, ptrsB.Ptr, n, count); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		arms := []struct {
+			name string
+			a, b cuda.DevicePtr
+			run  func() error
+		}{
+			{"native", nativeA, nativeB, func() error {
+				return Posv[T](s, uplo, n, nrhs, nativeA, n, int64(n*n), nativeB, n, int64(n*nrhs), count, infoN)
+			}},
+			{"vendor", vendorA, vendorB, vendor},
+			{"copy", copyA, copyB, func() error {
+				if err := cuda.CopyDtoD(s, copyA, srcA, bytesA); err != nil {
+					return err
+				}
+				return cuda.CopyDtoD(s, copyB, srcB, bytesB)
+			}},
+		}
+		times := make([][]float64, len(arms))
+		for rep := -1; rep < reps; rep++ { // rep −1 warms up: compiles, creates workspaces
+			order := []int{0, 1, 2}
+			if rep%2 != 0 {
+				order = []int{1, 0, 2}
+			}
+			for _, i := range order {
+				arm := arms[i]
+				if err := cuda.CopyDtoD(s, arm.a, srcA, bytesA); err != nil {
+					t.Fatal(err)
+				}
+				if err := cuda.CopyDtoD(s, arm.b, srcB, bytesB); err != nil {
+					t.Fatal(err)
+				}
+				if err := cuda.Memset(s, tm.flush, byte(rep), tm.flushBytes); err != nil {
+					t.Fatal(err)
+				}
+				if err := start.Record(s); err != nil {
+					t.Fatal(err)
+				}
+				if err := arm.run(); err != nil {
+					t.Fatalf("%s: %s: %v", name, arm.name, err)
+				}
+				if err := end.Record(s); err != nil {
+					t.Fatal(err)
+				}
+				ms, err := cuda.ElapsedMs(start, end)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if rep >= 0 {
+					times[i] = append(times[i], 1000*float64(ms))
+				}
+			}
+		}
+		med := make([]float64, len(arms))
+		for i := range arms {
+			sort.Float64s(times[i])
+			med[i] = times[i][reps/2]
+		}
+
+		// Each arm's buffers hold its last result: check a few matrices.
+		for k, arm := range arms[:2] {
+			info := download[int32](t, s, []cuda.DevicePtr{infoN, infoV}[k], count)
+			if i := slices.IndexFunc(info, func(v int32) bool { return v != 0 }); i >= 0 {
+				t.Errorf("%s: %s: info[%d] = %d on a positive definite matrix", name, arm.name, i, info[i])
+			}
+			for _, b := range []int{0, 1, count / 2, count - 1, rng.IntN(count)} {
+				x := core.Strided[T]{Data: make([]T, n*nrhs), Rows: n, Cols: nrhs, LD: n, Stride: n * nrhs, Count: 1}
+				if err := cuda.Download(s, x.Data, arm.b+cuda.DevicePtr(int64(b)*int64(n*nrhs)*size)); err != nil {
+					t.Fatal(err)
+				}
+				a := oracle.Hermitian(oracle.Load(hostA, b), uplo)
+				if r := oracle.SolveResidual(a, core.NoTrans, oracle.Load(x, 0), oracle.Load(hostB, b), eps); !(r <= conformance.SolveBound) {
+					t.Errorf("%s: %s: matrix %d: ‖A·X − B‖₁ = %.3g·n·eps·‖A‖₁·‖X‖₁, bound %g", name, arm.name, b, r, float64(conformance.SolveBound))
+				}
+			}
+		}
+		gbs := func(us float64) float64 { return 2 * float64(bytesA+bytesB) / us / 1e3 }
+		t.Logf("%s: native %8.1f µs (%5.0f GB/s, %3.0f %% of copy), vendor %8.1f µs, vendor/native %6.2f×; copy %6.1f µs",
+			name, med[0], gbs(med[0]), 100*med[2]/med[0], med[1], med[1]/med[0], med[2])
+	}
+}
+
+func mustEvent(t *testing.T, c *cuda.Context) *cuda.Event {
+	t.Helper()
+	e, err := c.NewEvent()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
