@@ -3,34 +3,21 @@ package batchlas_test
 import (
 	"errors"
 	"math/cmplx"
-	"math/rand/v2"
 	"slices"
 	"testing"
 
 	"github.com/batchlas/batchlas"
+	"github.com/batchlas/batchlas/internal/oracle"
 )
 
-// spdBatch returns count n×n Hermitian positive definite matrices, packed.
+// spdBatch returns count n×n Hermitian positive definite matrices of
+// condition 100, packed.
 func spdBatch[T batchlas.Scalar](n, count int, seed uint64) []T {
-	rng := rand.New(rand.NewPCG(seed, 7))
-	out := make([]T, n*n*count)
-	for m := range count {
-		a := out[m*n*n:][:n*n]
-		g := make([]complex128, n*n)
-		for i := range g {
-			g[i] = complex(rng.NormFloat64(), rng.NormFloat64())
-		}
-		for j := range n {
-			for i := range n {
-				var s complex128
-				for k := range n {
-					s += g[i+k*n] * cmplx.Conj(g[j+k*n])
-				}
-				if i == j {
-					s = complex(real(s)+float64(n), 0)
-				}
-				a[i+j*n] = scalar[T](real(s), imag(s))
-			}
+	g := oracle.GenFor[T](seed)
+	out := make([]T, 0, n*n*count)
+	for range count {
+		for _, v := range g.SPD(n, 100).Data {
+			out = append(out, oracle.FromComplex[T](v))
 		}
 	}
 	return out
@@ -40,34 +27,18 @@ func spdBatch[T batchlas.Scalar](n, count int, seed uint64) []T {
 // n×n matrices, relative to the largest |x|.
 func maxDiff[T batchlas.Scalar](x, y []T, n int, uplo batchlas.Uplo) float64 {
 	var diff, size float64
-	for m := 0; m < len(x)/(n*n); m++ {
-		for j := range n {
-			for i := range n {
-				if (uplo == batchlas.Lower) != (i >= j) && i != j {
-					continue
-				}
-				k := m*n*n + i + j*n
-				diff = max(diff, cmplx.Abs(complex128(toC(x[k]))-toC(y[k])))
-				size = max(size, cmplx.Abs(toC(x[k])))
-			}
+	for k := range x {
+		i, j := k%n, k/n%n
+		if uplo == batchlas.Lower && i < j || uplo == batchlas.Upper && i > j {
+			continue
 		}
+		diff = max(diff, cmplx.Abs(toC(x[k])-toC(y[k])))
+		size = max(size, cmplx.Abs(toC(x[k])))
 	}
 	return diff / size
 }
 
-func toC[T batchlas.Scalar](v T) complex128 {
-	switch v := any(v).(type) {
-	case float32:
-		return complex(float64(v), 0)
-	case float64:
-		return complex(v, 0)
-	case complex64:
-		return complex128(v)
-	case complex128:
-		return v
-	}
-	panic("unreachable")
-}
+func toC[T batchlas.Scalar](v T) complex128 { return oracle.ToComplex(v) }
 
 // potrfWith factors a copy of host on dev with opts and returns the result
 // and the error of the call (not of Wait, which must succeed).
