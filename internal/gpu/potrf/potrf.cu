@@ -4,9 +4,10 @@
 // Shape. One matrix per group of N lanes (N = 4, 8, 16 or 32), 32/N matrices
 // per warp, 128 threads per block. Lane i keeps row i of L in a register
 // array r[0..NC-1], NC = n rounded up to a multiple of 4 (≤ N); for Upper,
-// row i of Uᴴ, which is column i of U read conjugated and written back the
-// same way. Rows n..NC-1 hold the identity and r[k] for k > i starts at
-// zero, so the body needs no tests on the lane or on n: the padding pivots
+// row i of Uᴴ, which is column i of U conjugated, staged through shared
+// memory both ways so that global memory sees whole columns (upper_tile).
+// Rows n..NC-1 hold the identity and r[k] for k > i starts at zero, so the
+// body needs no tests on the lane or on n: the padding pivots
 // are exactly 1, the padding entries of L exactly 0, and the values computed
 // outside the triangle stay finite and are never stored. Every loop over
 // the row is unrolled, so r is indexed only by constants.
@@ -18,7 +19,8 @@
 //
 // Algorithm: right-looking, column by column. Step j broadcasts the pivot
 // d = A(j,j) with one shuffle; each lane scales its own A(i,j) by s = rsqrt(d)
-// and stores it (column j of L is final: it goes to memory at once), the
+// and, for Lower, stores it (column j of L is final: it goes to memory at
+// once; Upper keeps it in r[j] and stores the tile after the loop), the
 // group publishes the scaled column in a warp-scoped shared buffer, and each
 // lane subtracts L(i,j)·conj(L(k,j)) from its A(i,k), k > j, reading the
 // column as 16-byte vectors; k = j+1 comes first, so the next pivot is ready
@@ -38,7 +40,7 @@
 //
 // Failure. info = j+1 for the first pivot that is not > 0 (≤ 0 or NaN); from
 // then on the scale is 0, so the failed matrix stops changing (and one of
-// finite values stays finite). Columns 0..j-1 of L (rows of U) are in memory
+// finite values stays finite). Columns 0..j-1 of L (rows of U) go to memory
 // and A(j,j) receives the failing pivot, as LAPACK's potf2 leaves them;
 // nothing else of the triangle is written. A failing group keeps executing
 // the same instructions as its neighbours (the shuffle and the barrier are
@@ -117,6 +119,21 @@ __device__ __forceinline__ long long opaque(long long x) {
     return x;
 }
 
+// Upper staging (dynamic shared memory, upperTileBytes in potrf.go): each
+// group's tile holds NC rows of NC + 1 elements. Lane i needs column i of A,
+// whose elements lie lda apart: read in place, each warp load touched up to
+// 32 sectors ([H200] float n = 32, 4096 matrices: Upper 46 µs against 14 µs
+// for Lower). Instead the group reads column c of A with lane l at A(l, c),
+// consecutive addresses, into tile row c (lane c's row), and each lane then
+// reads its own row; the store runs the other way. The odd row length keeps
+// both the column writes and the row reads free of bank conflicts (float
+// NC = 12 writes: two-way).
+extern __shared__ pack<float> potrf_tile[];
+
+template <typename T, int NC> __device__ __forceinline__ T* upper_tile(int group) {
+    return reinterpret_cast<T*>(potrf_tile) + group * (NC * (NC + 1));
+}
+
 // N: lanes per matrix (4, 8, 16 or 32); NC: columns held, a multiple of 4
 // with n ≤ NC ≤ N; UPPER: the triangle that holds A.
 template <typename T, int N, int NC, bool UPPER>
@@ -137,19 +154,40 @@ __global__ void potrf_reg(T* __restrict__ a, long long lda, long long stride, in
     const bool active = m < count;        // the last block may hold fewer matrices
     const bool mine = active && lane < n; // a real row of a real matrix
 
-    // Element (lane, c) of the row: A(lane, c) for Lower, U(c, lane) for Upper.
-    const long long base = m * stride + (UPPER ? (long long)lane * lda : (long long)lane);
-    const long long step = UPPER ? 1 : lda;
+    // Lower: element (lane, c) of the row is A(lane, c), read and written
+    // in place, consecutive lanes at consecutive addresses. Upper: lane
+    // reaches A(lane, c) too, but only to stage the triangle through shared
+    // memory (upper_tile says why); its row, column lane of A, comes from
+    // there.
+    const long long base = m * stride + lane;
 
     T r[NC];
+    if constexpr (UPPER) {
+        T* const tile = upper_tile<T, NC>(group);
 #pragma unroll
-    for (int c = 0; c < NC; ++c) {
-        T v = from_real<T>(c == lane ? R(1) : R(0));
-        if (mine && c <= lane) {
-            const T x = a[base + c * step];
-            v = c == lane ? from_real<T>(re(x)) : (UPPER ? conj_(x) : x);
+        for (int c = 0; c < NC; ++c) { // column c of A: rows 0..c, one per lane
+            if (active && c < n && lane <= c) tile[c * (NC + 1) + lane] = a[base + c * lda];
         }
-        r[c] = v;
+        __syncwarp();
+#pragma unroll
+        for (int c = 0; c < NC; ++c) {
+            T v = from_real<T>(c == lane ? R(1) : R(0));
+            if (mine && c <= lane) {
+                const T x = tile[lane * (NC + 1) + c]; // A(c, lane)
+                v = c == lane ? from_real<T>(re(x)) : conj_(x);
+            }
+            r[c] = v;
+        }
+    } else {
+#pragma unroll
+        for (int c = 0; c < NC; ++c) {
+            T v = from_real<T>(c == lane ? R(1) : R(0));
+            if (mine && c <= lane) {
+                const T x = a[base + c * lda];
+                v = c == lane ? from_real<T>(re(x)) : x;
+            }
+            r[c] = v;
+        }
     }
 
     T* const out = a + opaque(base);
@@ -167,13 +205,20 @@ __global__ void potrf_reg(T* __restrict__ a, long long lda, long long stride, in
         const R s = fail == 0 ? rsqrt_(d) : R(0);
         const R diag = isinf(d) ? d : d * s;
         const T l = lane == j ? from_real<T>(diag) : scale(r[j], s);
-        r[j] = l;
 
-        if (mine && lane >= j) {
-            if (fail == 0) {
-                out[j * step] = UPPER ? conj_(l) : l;
-            } else if (fail == j + 1 && lane == j) {
-                out[j * step] = from_real<T>(d); // the failing pivot, as potf2 leaves it
+        if constexpr (UPPER) {
+            // Stored after the loop; r[j] is not read again, so it keeps
+            // what goes to memory: L(lane, j), or on the failing pivot's
+            // owner the pivot itself, as potf2 leaves it.
+            r[j] = fail == j + 1 && lane == j ? from_real<T>(d) : l;
+        } else {
+            r[j] = l;
+            if (mine && lane >= j) {
+                if (fail == 0) {
+                    out[j * lda] = l;
+                } else if (fail == j + 1 && lane == j) {
+                    out[j * lda] = from_real<T>(d); // the failing pivot, as potf2 leaves it
+                }
             }
         }
 
@@ -189,6 +234,28 @@ __global__ void potrf_reg(T* __restrict__ a, long long lda, long long stride, in
             for (int e = 0; e < V; ++e) {
                 const int k = kb + e;
                 if (k > j) r[k] = sub_mul_conj(r[k], l, p.v[e]);
+            }
+        }
+    }
+
+    if constexpr (UPPER) {
+        // Row lane of L is column lane of U, conjugated: through the tile
+        // again, so that memory sees whole columns. Row i of U is final
+        // when i < fail − 1 (every row when fail = 0); the failing pivot
+        // is the one other element written.
+        T* const tile = upper_tile<T, NC>(group);
+        if (lane < NC) {
+#pragma unroll
+            for (int c = 0; c < NC; ++c) {
+                if (c <= lane) tile[lane * (NC + 1) + c] = conj_(r[c]); // U(c, lane)
+            }
+        }
+        __syncwarp();
+        const int last = fail ? fail - 1 : NC; // rows of U before last are final
+#pragma unroll
+        for (int c = 0; c < NC; ++c) { // column c of U: rows 0..c, one per lane
+            if (active && c < n && lane <= c && (lane < last || (lane == c && c == fail - 1))) {
+                out[c * lda] = tile[c * (NC + 1) + lane];
             }
         }
     }

@@ -48,6 +48,15 @@ func shape(n int) (lanes, cols int) {
 	return lanes, cols
 }
 
+// upperTileBytes is the dynamic shared memory of the Upper kernel for order
+// n: per matrix, NC rows of NC + 1 elements (upper_tile in potrf.cu), for
+// threadsPerBlock/lanes matrices. Complex double at n = 32 takes 67,584 B,
+// above the default 48 KiB; cuda.LaunchArgs opts in.
+func upperTileBytes(dt cuda.DType, n int) int {
+	lanes, cols := shape(n)
+	return threadsPerBlock / lanes * cols * (cols + 1) * dt.Size()
+}
+
 // typeName is the kernel's spelling of each element type.
 var typeName = [...]string{
 	cuda.Float32:    "float",
@@ -181,14 +190,14 @@ func Potrf[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n int, a cuda.DevicePt
 	if err != nil {
 		return err
 	}
-	k := ks[0]
+	k, shared := ks[0], 0
 	if uplo == core.Upper {
-		k = ks[1]
+		k, shared = ks[1], upperTileBytes(dt, n)
 	}
 	lanes, _ := shape(n)
 	perBlock := threadsPerBlock / lanes
 	blocks := (count + perBlock - 1) / perBlock
 	var args cuda.Args
 	args.Ptr(a).Int64(int64(lda)).Int64(stride).Int32(int32(n)).Int32(int32(count)).Ptr(info)
-	return cuda.LaunchArgs(s, k, [3]uint32{uint32(blocks), 1, 1}, [3]uint32{threadsPerBlock, 1, 1}, 0, &args)
+	return cuda.LaunchArgs(s, k, [3]uint32{uint32(blocks), 1, 1}, [3]uint32{threadsPerBlock, 1, 1}, uint32(shared), &args)
 }

@@ -589,13 +589,20 @@ func TestKernelResources(t *testing.T) {
 			t.Errorf("%v, %d columns: %v", r.dt, r.cols, r.err)
 			continue
 		}
-		for _, k := range r.ks {
-			blocks, err := k.ActiveBlocksPerSM(threadsPerBlock, 0)
+		for i, k := range r.ks {
+			dynamic := 0
+			if i == 1 { // Upper
+				dynamic = upperTileBytes(r.dt, r.cols)
+				if err := k.AllowDynamicShared(dynamic); err != nil {
+					t.Error(err)
+				}
+			}
+			blocks, err := k.ActiveBlocksPerSM(threadsPerBlock, dynamic)
 			if err != nil {
 				t.Error(err)
 			}
-			t.Logf("%-36s %3d registers, %d B local, %4d B shared, %2d blocks of %d per SM, compiled in %v (cached %v)",
-				k.Name, k.Registers, k.LocalBytes, k.StaticSharedBytes, blocks, threadsPerBlock, k.CompileTime.Round(1e6), k.FromCache)
+			t.Logf("%-36s %3d registers, %d B local, %4d B shared + %5d B dynamic, %2d blocks of %d per SM, compiled in %v (cached %v)",
+				k.Name, k.Registers, k.LocalBytes, k.StaticSharedBytes, dynamic, blocks, threadsPerBlock, k.CompileTime.Round(1e6), k.FromCache)
 			if k.LocalBytes != 0 {
 				t.Errorf("%s uses %d bytes of local memory per thread: its register row is not register-resident", k.Name, k.LocalBytes)
 			}
