@@ -247,7 +247,9 @@ __global__ void potrf_reg(T* __restrict__ a, long long lda, long long stride, in
         if (lane < NC) {
 #pragma unroll
             for (int c = 0; c < NC; ++c) {
-                if (c <= lane) tile[lane * (NC + 1) + c] = conj_(r[c]); // U(c, lane)
+                // U(c, lane); the failing pivot goes as potf2 leaves it (a
+                // real value, +0 imaginary part), not conjugated.
+                if (c <= lane) tile[lane * (NC + 1) + c] = c == lane && lane == fail - 1 ? r[c] : conj_(r[c]);
             }
         }
         __syncwarp();
