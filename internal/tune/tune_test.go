@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/batchlas/batchlas/internal/bench"
@@ -170,7 +171,7 @@ L  32  1000   vendor 10
 
 	// The folder routes as BATCHLAS_TUNED_DIR would. n = 10 is nearer 8
 	// (3·log₂(10/8) = 0.97) than 16 (2.03); n = 12 nearer 16 (1.25 < 1.75).
-	r, err := route.New(route.Config{Ops: []*route.Op{testOp()}, Dir: dir, Getenv: func(string) string { return "" }})
+	r, err := route.New(route.Config{Ops: []*route.Op{testOp()}, Tables: fstest.MapFS{}, Dir: dir, Getenv: func(string) string { return "" }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,7 +214,7 @@ func TestFailedNeverTimed(t *testing.T) {
 	if !strings.Contains(readFile(t, s.Journal), "potrf float32 sm_90 uplo=L n=8 batch=100 | native:tiny - vendor 10\n") {
 		t.Errorf("journal:\n%s", readFile(t, s.Journal))
 	}
-	r, err := route.New(route.Config{Ops: []*route.Op{testOp()}, Dir: dir, Getenv: func(string) string { return "" }})
+	r, err := route.New(route.Config{Ops: []*route.Op{testOp()}, Tables: fstest.MapFS{}, Dir: dir, Getenv: func(string) string { return "" }})
 	if err != nil {
 		t.Fatal(err)
 	}
