@@ -176,11 +176,21 @@ func blockedPotrf[T Scalar](q *Queue, uplo Uplo, a *Batch[T], st cuda.DevicePtr,
 // (perf-anchors §2 on the H200: n = 2048, 2 matrices: 1516 µs looped
 // against 4007 batched).
 func vendorPotrfLoop[T Scalar](q *Queue, uplo Uplo, a *Batch[T], st cuda.DevicePtr) error {
+	if err := xpotrfEach[T](q, uplo, a.rows, a.devPtr(), a.ld, int64(a.stride), a.count, st); err != nil {
+		return err
+	}
+	return fixup.NonfiniteInfo[T](q.gpu.stream, a.fixupLayout(), a.rows, a.count, st)
+}
+
+// xpotrfEach factors count n×n matrices with one cuSOLVER Xpotrf call each,
+// matrix i at a + i·stride elements and its status at st + 4i. The calls run
+// in stream order, so one workspace serves them all.
+func xpotrfEach[T Scalar](q *Queue, uplo Uplo, n int, a cuda.DevicePtr, lda int, stride int64, count int, st cuda.DevicePtr) error {
 	sv, err := q.gpu.solverHandle()
 	if err != nil {
 		return err
 	}
-	devBytes, hostBytes, err := cuda.XpotrfBufferSize[T](sv, uplo, a.rows, a.devPtr(), a.ld)
+	devBytes, hostBytes, err := cuda.XpotrfBufferSize[T](sv, uplo, n, a, lda)
 	if err != nil {
 		return err
 	}
@@ -190,13 +200,13 @@ func vendorPotrfLoop[T Scalar](q *Queue, uplo Uplo, a *Batch[T], st cuda.DeviceP
 	}
 	host := make([]byte, hostBytes)
 	elem := cuda.DevicePtr(sizeOf[T]())
-	for i := range a.count {
-		m := a.devPtr() + cuda.DevicePtr(i)*cuda.DevicePtr(a.stride)*elem
-		if err := cuda.Xpotrf[T](sv, uplo, a.rows, m, a.ld, work, devBytes, host, st+cuda.DevicePtr(4*i)); err != nil {
+	for i := range count {
+		m := a + cuda.DevicePtr(int64(i)*stride)*elem
+		if err := cuda.Xpotrf[T](sv, uplo, n, m, lda, work, devBytes, host, st+cuda.DevicePtr(4*i)); err != nil {
 			return err
 		}
 	}
-	return fixup.NonfiniteInfo[T](q.gpu.stream, a.fixupLayout(), a.rows, a.count, st)
+	return nil
 }
 
 // vendorPotrfTransposed factors Upper matrices as cuSOLVER's Lower on a
@@ -216,36 +226,33 @@ func vendorPotrfTransposed[T Scalar](q *Queue, uplo Uplo, a *Batch[T], st cuda.D
 		A: a.devPtr(), LDA: a.ld, StrideA: int64(a.stride), B: lower.ptr, LDB: n, StrideB: lower.stride()}); err != nil {
 		return err
 	}
-	sv, err := q.gpu.solverHandle()
+	if a.count == 1 {
+		err = xpotrfEach[T](q, Lower, n, lower.ptr, n, lower.stride(), 1, st)
+	} else {
+		err = potrfBatchedScratch[T](q, lower, st)
+	}
 	if err != nil {
 		return err
-	}
-	if a.count == 1 {
-		devBytes, hostBytes, err := cuda.XpotrfBufferSize[T](sv, Lower, n, lower.ptr, n)
-		if err != nil {
-			return err
-		}
-		work, err := q.gpu.alloc(max(devBytes, 1))
-		if err != nil {
-			return err
-		}
-		if err := cuda.Xpotrf[T](sv, Lower, n, lower.ptr, n, work, devBytes, make([]byte, hostBytes), st); err != nil {
-			return err
-		}
-	} else {
-		pa, err := lower.pointers(q)
-		if err != nil {
-			return err
-		}
-		if err := cuda.PotrfBatched[T](sv, Lower, n, pa, n, st, a.count); err != nil {
-			return err
-		}
 	}
 	if err := fixup.NonfiniteInfo[T](q.gpu.stream, lower.layout(), n, a.count, st); err != nil {
 		return err
 	}
 	return cuda.TransposeMatrices[T](q.gpu.stream, cuda.MatrixTranspose{Rows: n, Cols: n, Count: a.count,
 		A: lower.ptr, LDA: n, StrideA: lower.stride(), B: a.devPtr(), LDB: a.ld, StrideB: int64(a.stride), Part: cuda.CopyUpper})
+}
+
+// potrfBatchedScratch factors the Lower triangles of a scratch batch with
+// cuSOLVER's batched call.
+func potrfBatchedScratch[T Scalar](q *Queue, s scratchBatch, st cuda.DevicePtr) error {
+	sv, err := q.gpu.solverHandle()
+	if err != nil {
+		return err
+	}
+	pa, err := s.pointers(q)
+	if err != nil {
+		return err
+	}
+	return cuda.PotrfBatched[T](sv, Lower, s.rows, pa, s.rows, st, s.count)
 }
 
 // vendorPotrf factors with cuSOLVER: the 64-bit single-matrix call for one
@@ -257,18 +264,7 @@ func vendorPotrf[T Scalar](q *Queue, uplo Uplo, a *Batch[T], st cuda.DevicePtr) 
 		return err
 	}
 	if a.count == 1 {
-		devBytes, hostBytes, err := cuda.XpotrfBufferSize[T](sv, uplo, a.rows, a.devPtr(), a.ld)
-		if err != nil {
-			return err
-		}
-		work, err := q.gpu.alloc(max(devBytes, 1))
-		if err != nil {
-			return err
-		}
-		if err := cuda.Xpotrf[T](sv, uplo, a.rows, a.devPtr(), a.ld, work, devBytes, make([]byte, hostBytes), st); err != nil {
-			return err
-		}
-		return fixup.NonfiniteInfo[T](q.gpu.stream, a.fixupLayout(), a.rows, a.count, st)
+		return vendorPotrfLoop(q, uplo, a, st)
 	}
 	pa, err := pointerArray(a)
 	if err != nil {
@@ -347,9 +343,9 @@ func vendorPotrs[T Scalar](q *Queue, uplo Uplo, a, b *Batch[T]) error {
 	return nil
 }
 
-// gpuPosv factors, solves, then puts back B for the matrices whose factor
-// failed (the substitution ran on them too).
-// gpuPosv runs candidate name ("" for empty work).
+// gpuPosv runs candidate name ("" for empty work). The vendor arm factors,
+// solves, then puts back B for the matrices whose factor failed (the
+// substitution ran on them too).
 func gpuPosv[T Scalar](q *Queue, name string, uplo Uplo, a, b *Batch[T], info *Info) error {
 	return gpuRun(q, "Posv", func() error {
 		st, err := statuses(q, "Posv", info, a.count)
