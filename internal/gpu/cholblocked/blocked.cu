@@ -93,13 +93,18 @@ __device__ __forceinline__ cdouble sub_mul(cdouble x, cdouble l, cdouble b) {
     return cdouble{fma(l.im, b.im, fma(-l.re, b.re, x.re)), fma(-l.im, b.re, fma(-l.re, b.im, x.im))};
 }
 
+// x + l·b (no conjugation).
+__device__ __forceinline__ float add_mul(float x, float l, float b) { return fmaf(l, b, x); }
+__device__ __forceinline__ double add_mul(double x, double l, double b) { return fma(l, b, x); }
+__device__ __forceinline__ cfloat add_mul(cfloat x, cfloat l, cfloat b) {
+    return cfloat{fmaf(-l.im, b.im, fmaf(l.re, b.re, x.re)), fmaf(l.im, b.re, fmaf(l.re, b.im, x.im))};
+}
+__device__ __forceinline__ cdouble add_mul(cdouble x, cdouble l, cdouble b) {
+    return cdouble{fma(-l.im, b.im, fma(l.re, b.re, x.re)), fma(l.im, b.re, fma(l.re, b.im, x.im))};
+}
+
 __device__ __forceinline__ float rsqrt_(float x) { return rsqrtf(x); }
 __device__ __forceinline__ double rsqrt_(double x) { return rsqrt(x); }
-
-// Sixteen bytes of a shared column, loaded as one vector.
-template <typename T> struct alignas(16) pack {
-    T v[16 / sizeof(T)];
-};
 
 // The natural index of L(r, c) in a buffer of leading dimension ld.
 template <bool UPPER> __device__ __forceinline__ long long nat(long long r, long long c, long long ld) {
@@ -107,61 +112,75 @@ template <bool UPPER> __device__ __forceinline__ long long nat(long long r, long
 }
 
 // chol_diag factors the w×w diagonal block of one panel, L11·L11ᴴ =
-// A11 − D11, for one matrix per block of NB threads, and writes L11 over
+// A11 − D11, for one matrix per block of NT threads, and writes L11 over
 // A11 (its uplo triangle only), info, and X = L11⁻¹ to x (NB×NB per matrix,
 // column-major) when x is not null.
 //
-// Shape. Thread i holds row i of the block in registers (rows w..NB-1 are
-// identity padding, so no test on w inside the loops), as the register
-// tier does for n ≤ 32; NB = 64 for float (64 registers of row, 128 in all
-// with NVRTC 11.8 for sm_90), 32 for the other types (108 to 198 in all);
-// none spills. Right-looking, one barrier per column:
-// every thread publishes its current A(i, j) unscaled in a shared column
-// (double-buffered by step parity, so no second barrier), reads the pivot d
-// from it, and updates its row with u·conj(A(k, j)), u = A(i, j)/d, which is
-// L(i,j)·conj(L(k,j)) without the owner-scaled broadcast that would need a
-// second barrier. Measured basis: [B200] barriers, not flops, bound the
-// diagonal factor; 64-thread blocks (2 warps) beat wider ones
-// (kernel-lessons §20); rsqrt instead of sqrt and a divide (§9).
+// Why this shape. The kernel is pure latency: at batch 1 one block runs on
+// an otherwise idle GPU, once per panel. Two column-at-a-time designs, one
+// row per thread unrolled (150 KB of code) and a rolled loop with a row
+// split over four threads (20 KB), both took 45–62 µs a panel on the H200
+// (TestPhases; ncu: 6.9 cycles per issued instruction, 2 warps per
+// scheduler): NB steps, each a block-wide barrier behind a chain of
+// dependent instructions. Here only the SB = 16 columns of a sub-block go
+// one at a time, inside one warp with shuffles and no barrier; the rest is
+// block-wide products with a handful of barriers per sub-block.
 //
-// Inverse (§12). Thread c computes column c of X by forward substitution,
-// X(r, c) = (δ(r,c) − Σ_{t<r} L(r,t)·X(t,c)) / L(r,r), from L in shared
-// memory (a broadcast read per term) and its own column in registers: no
-// barrier after L is in place. Four partial sums shorten the dependency
-// chain ([B200] §20: a 2016-FMA chain ran at ≈20 cycles per FMA; four
-// accumulators cut it to 504). 1/L(r,r) is the rsqrt the factorization
-// already computed. After a failure at column k (0-based) the scale is 0,
-// so rows ≥ k of X are 0 for finite data, and its leading k×k block is the
-// inverse of L's whatever the data: the apply kernel writes only the
-// columns before k, which use only that block.
-template <typename T, int NB, bool UPPER>
-__global__ void __launch_bounds__(NB) chol_diag(T* __restrict__ a, long long lda, long long stride,
+// Per sub-block k0 = 0, 16, …: (1) warp 0 factors the 16×16 diagonal
+// sub-block in registers, lane i holding row i, and forms its inverse in
+// the same pass: the row operations of the elimination applied to the
+// identity give M = L̃⁻¹ (A = L̃·D·L̃ᴴ, L̃ unit lower), so L⁻¹ = D^(−1/2)·M,
+// and entry (i, c) of a lane's row is A(i, c) while c is not yet eliminated
+// and M(i, c) afterwards (−u at step c, 1 on the diagonal); (2) the rows
+// below take L21 = A21·X11ᴴ; (3) the trailing lower triangle takes
+// A22 −= L21·L21ᴴ. Afterwards the off-diagonal blocks of X come block row
+// by block row, X_pq = −X_pp·Σ_r L_pr·X_rq.
+//
+// Failure. From the first pivot that is not > 0 (or NaN) on, the scale is
+// 0: later columns of L are 0 and rows ≥ k of X are 0 for finite data; the
+// leading k×k block of X is the inverse of L's whatever the data, because
+// rows ≤ j take no part in step j and later sub-blocks only read earlier
+// rows of X through L's leading block.
+template <typename T> __device__ __forceinline__ T shfl(T v, int lane) { return __shfl_sync(0xffffffffu, v, lane); }
+template <> __device__ __forceinline__ cfloat shfl<cfloat>(cfloat v, int lane) {
+    return cfloat{__shfl_sync(0xffffffffu, v.re, lane), __shfl_sync(0xffffffffu, v.im, lane)};
+}
+template <> __device__ __forceinline__ cdouble shfl<cdouble>(cdouble v, int lane) {
+    return cdouble{__shfl_sync(0xffffffffu, v.re, lane), __shfl_sync(0xffffffffu, v.im, lane)};
+}
+
+template <typename T, int NB, int NT, bool UPPER>
+__global__ void __launch_bounds__(NT) chol_diag(T* __restrict__ a, long long lda, long long stride,
                                                 const T* __restrict__ d, long long ldd, long long dstride,
-                                                T* __restrict__ x, int* __restrict__ info, int j, int w, int first) {
-    static_assert(NB == 32 || NB == 64, "NB is 32 or 64");
+                                                T* __restrict__ x, int* __restrict__ info, int j0, int w, int first) {
     using R = typename real_of<T>::type;
-    constexpr int V = 16 / (int)sizeof(T); // elements per 16-byte vector: 4, 2 or 1
-    static_assert(NB % V == 0, "the shared column is whole vectors");
+    constexpr int SB = 16;      // sub-block width: the columns one warp eliminates one by one
+    constexpr int P = NB / SB;  // sub-blocks
+    static_assert(NB % SB == 0 && NT % 32 == 0 && NT >= 64, "whole sub-blocks, whole warps");
+    constexpr int E2 = ((NB - SB) * SB + NT - 1) / NT;    // phase (2) entries per thread
+    constexpr int E3 = ((NB - SB) * (NB - SB) + NT - 1) / NT; // phase (3)
+    constexpr int EX = ((P - 1) * SB * SB + NT - 1) / NT;  // X's block row p, at most p·SB² entries
 
-    __shared__ T s_l[NB][NB + 1]; // L(r, c) at [r][c]; the pitch NB+1 keeps row and column walks conflict-free
-    __shared__ pack<T> s_col[2][NB / V];
-    __shared__ R s_rdiag[NB]; // 1/L(r, r)
+    __shared__ T s_a[NB][NB + 1]; // A11 − D11, then L(r, c) at [r][c]; the pitch keeps row and column walks conflict-free
+    __shared__ T s_x[NB][NB + 1]; // X(r, c) at [r][c]
+    __shared__ int s_fail;
+    __shared__ R s_dfail;
 
-    const int i = threadIdx.x;
+    const int tid = threadIdx.x;
     const long long m = blockIdx.x;
     // A matrix that failed in an earlier panel is left alone (uniform over
     // the block, before any barrier).
     if (!first && info[m] != 0) return;
 
-    T* const am = a + m * stride + (long long)j * (lda + 1);         // element (j, j)
+    T* const am = a + m * stride + (long long)j0 * (lda + 1);        // element (j0, j0)
     const T* const dm = d != nullptr ? d + m * dstride : nullptr; // D11, already offset
+    const T zero = from_real<T>(R(0));
 
     // Load A11 − D11 (lower part of L's orientation, real diagonal),
-    // identity outside the w×w block. Consecutive threads take consecutive
-    // addresses in either orientation; the unrolling keeps 16 loads in
-    // flight per thread (a 64-thread block is otherwise latency-bound here).
-#pragma unroll 16
-    for (int e = i; e < NB * NB; e += NB) {
+    // identity outside the w×w block; X starts at zero. Consecutive threads
+    // take consecutive addresses in either orientation.
+#pragma unroll 4
+    for (int e = tid; e < NB * NB; e += NT) {
         const int fast = e % NB, slow = e / NB;
         const int r = UPPER ? slow : fast;
         const int c = UPPER ? fast : slow;
@@ -171,93 +190,167 @@ __global__ void __launch_bounds__(NB) chol_diag(T* __restrict__ a, long long lda
             if (dm != nullptr) y = sub(y, dm[nat<UPPER>(r, c, ldd)]);
             v = r == c ? from_real<T>(re(y)) : (UPPER ? conj_(y) : y);
         }
-        s_l[r][c] = v;
+        s_a[r][c] = v;
+        s_x[r][c] = zero;
     }
     __syncthreads();
 
-    T rr[NB];
+    int fail = 0;   // warp 0: 1-based column of the first pivot that is not > 0
+    R dfail = R(0); // that pivot
+#pragma unroll 1
+    for (int k0 = 0; k0 < NB; k0 += SB) {
+        // (1) The diagonal sub-block and its inverse, in warp 0. Lanes 16–31
+        // mirror 0–15 so every shuffle has a full warp; only 0–15 store.
+        if (tid < 32) {
+            const int li = tid % SB;
+            const bool store = tid < SB;
+            T r[SB];
 #pragma unroll
-    for (int c = 0; c < NB; ++c) rr[c] = s_l[i][c];
-
-    int fail = 0;      // 1-based column of the first pivot that is not > 0
-    R dfail = R(0);    // that pivot
+            for (int t = 0; t < SB; ++t) r[t] = t <= li ? s_a[k0 + li][k0 + t] : zero;
+            R rd = R(0); // 1/L(li, li)
 #pragma unroll
-    for (int jj = 0; jj < NB; ++jj) {
-        T* const col = reinterpret_cast<T*>(&s_col[jj & 1][0]);
-        col[i] = rr[jj];
-        __syncthreads();
-        const R dv = re(col[jj]);
-        if (!(dv > R(0)) && fail == 0 && jj < w) { // NaN fails too; padding pivots never count
-            fail = jj + 1;
-            dfail = dv;
-        }
-        const R sc = fail == 0 ? rsqrt_(dv) : R(0);
-        if (i == 0) s_rdiag[jj] = sc;
-        const T l = scale(rr[jj], sc); // L(i, jj) for i > jj
-        const T u = scale(l, sc);      // L(i, jj) / L(jj, jj), without forming sc² (which overflows for tiny d)
-        // L(jj, jj) = d·rsqrt(d), except that d = +Inf gives +Inf as sqrt would.
-        rr[jj] = i == jj ? from_real<T>(isinf(dv) ? dv : dv * sc) : l;
-        // Entries k > i of the row are outside the triangle: they are updated
-        // too (no test on i), stay finite for finite data, and are never
-        // stored or read as part of L.
+            for (int j = 0; j < SB; ++j) {
+                const R dv = re(shfl(r[j], j));
+                if (!(dv > R(0)) && fail == 0 && k0 + j < w) { // NaN fails too; padding pivots never count
+                    fail = k0 + j + 1;
+                    dfail = dv;
+                }
+                const R sc = fail == 0 ? rsqrt_(dv) : R(0);
+                const T l = scale(r[j], sc); // L(li, j) for li > j
+                const T u = scale(l, sc);    // A(li, j)/A(j, j), without forming sc² (which overflows for tiny d)
+                if (li == j) {
+                    rd = sc;
+                    // L(j, j) = d·rsqrt(d), except that d = +Inf gives +Inf as sqrt would.
+                    if (store) s_a[k0 + j][k0 + j] = from_real<T>(isinf(dv) ? dv : dv * sc);
+                } else if (li > j && store) {
+                    s_a[k0 + li][k0 + j] = l;
+                }
 #pragma unroll
-        for (int kb = 0; kb < NB; kb += V) {
-            if (kb + V <= jj + 1) continue; // constant once jj is
-            const pack<T> p = s_col[jj & 1][kb / V];
+                for (int k = 0; k < SB; ++k) {
+                    if (k == j) continue;
+                    // k > j: A(li, k) −= u·conj(A(k, j)), A(k, j) from lane k;
+                    // k < j: M(li, k) −= u·M(j, k), M(j, k) from lane j.
+                    const T v = k > j ? conj_(shfl(r[j], k)) : shfl(r[k], j);
+                    if (li > j) r[k] = sub_mul(r[k], u, v);
+                }
+                if (li > j) r[j] = sub(zero, u);
+                else if (li == j) r[j] = from_real<T>(R(1));
+            }
+            if (store) {
 #pragma unroll
-            for (int e = 0; e < V; ++e) {
-                const int k = kb + e;
-                if (k > jj) rr[k] = sub_mul_conj(rr[k], u, p.v[e]);
+                for (int t = 0; t < SB; ++t)
+                    if (t <= li) s_x[k0 + li][k0 + t] = scale(r[t], rd);
             }
         }
-    }
-
-    // The rows go to shared memory (s_l was last read before the first
-    // barrier of the loop), then out with coalesced stores.
+        __syncthreads();
+        const int rows = NB - k0 - SB; // below the sub-block
+        if (rows == 0) break;          // uniform
+        // (2) L21 = A21·X11ᴴ: entry (r, c) = Σ_{t ≤ c} A(r, k0+t)·conj(X(k0+c, k0+t)).
+        T acc[E2];
 #pragma unroll
-    for (int c = 0; c < NB; ++c)
-        if (c <= i) s_l[i][c] = rr[c];
+        for (int q = 0; q < E2; ++q) {
+            const int e = tid + q * NT;
+            acc[q] = zero;
+            if (e < rows * SB) {
+                const int r = k0 + SB + e / SB, c = e % SB;
+#pragma unroll
+                for (int t = 0; t < SB; ++t) acc[q] = add_mul_conj(acc[q], s_a[r][k0 + t], s_x[k0 + c][k0 + t]);
+            }
+        }
+        __syncthreads(); // every thread is done reading A21
+#pragma unroll
+        for (int q = 0; q < E2; ++q) {
+            const int e = tid + q * NT;
+            if (e < rows * SB) s_a[k0 + SB + e / SB][k0 + e % SB] = acc[q];
+        }
+        __syncthreads();
+        // (3) A22 −= L21·L21ᴴ on and below the diagonal.
+#pragma unroll
+        for (int q = 0; q < E3; ++q) {
+            const int e = tid + q * NT;
+            if (e < rows * rows) {
+                const int r = k0 + SB + e / rows, c = k0 + SB + e % rows;
+                if (c <= r) {
+                    T y = s_a[r][c];
+#pragma unroll
+                    for (int t = 0; t < SB; ++t) y = sub_mul_conj(y, s_a[r][k0 + t], s_a[c][k0 + t]);
+                    s_a[r][c] = y;
+                }
+            }
+        }
+        __syncthreads();
+    }
+    if (tid == 0) {
+        s_fail = fail;
+        s_dfail = dfail;
+    }
     __syncthreads();
+    fail = s_fail;
+    dfail = s_dfail;
 
     const int lim = fail != 0 ? fail - 1 : w; // columns [0, lim) of L are final
-#pragma unroll 8
-    for (int e = i; e < NB * NB; e += NB) {
+#pragma unroll 4
+    for (int e = tid; e < NB * NB; e += NT) {
         const int fast = e % NB, slow = e / NB;
         const int r = UPPER ? slow : fast;
         const int c = UPPER ? fast : slow;
         const bool pivot = fail != 0 && r == fail - 1 && c == r;
         if (r < w && c <= r && (c < lim || pivot)) {
-            const T v = pivot ? from_real<T>(dfail) : s_l[r][c];
+            const T v = pivot ? from_real<T>(dfail) : s_a[r][c];
             am[nat<UPPER>(r, c, lda)] = UPPER ? conj_(v) : v;
         }
     }
-    if (i == 0) {
+    if (tid == 0) {
         if (first) {
-            info[m] = fail != 0 ? j + fail : 0;
+            info[m] = fail != 0 ? j0 + fail : 0;
         } else if (fail != 0) {
-            info[m] = j + fail;
+            info[m] = j0 + fail;
         }
     }
     if (x == nullptr) return; // the last panel: nothing below to solve for
 
-    T xv[NB];
+    // The blocks of X below the diagonal, block row p after block row p−1:
+    // Y_q = Σ_{r=q}^{p−1} L_pr·X_rq into X_pq's place, then X_pq = −X_pp·Y_q.
+#pragma unroll 1
+    for (int p = 1; p < P; ++p) {
+        T y[EX];
 #pragma unroll
-    for (int r = 0; r < NB; ++r) {
-        T acc[4];
+        for (int q = 0; q < EX; ++q) {
+            const int e = tid + q * NT;
+            y[q] = zero;
+            if (e < p * SB * SB) {
+                const int qb = e / (SB * SB), i = SB * p + (e / SB) % SB, c = SB * qb + e % SB;
+#pragma unroll 4
+                for (int k = SB * qb; k < SB * p; ++k) y[q] = add_mul(y[q], s_a[i][k], s_x[k][c]);
+            }
+        }
 #pragma unroll
-        for (int q = 0; q < 4; ++q) acc[q] = from_real<T>(R(0));
-        acc[0] = from_real<T>(r == i ? R(1) : R(0));
+        for (int q = 0; q < EX; ++q) {
+            const int e = tid + q * NT;
+            if (e < p * SB * SB) s_x[SB * p + (e / SB) % SB][SB * (e / (SB * SB)) + e % SB] = y[q];
+        }
+        __syncthreads();
 #pragma unroll
-        for (int t = 0; t < r; ++t) acc[t & 3] = sub_mul(acc[t & 3], s_l[r][t], xv[t]);
-        xv[r] = scale(add(add(acc[0], acc[1]), add(acc[2], acc[3])), s_rdiag[r]);
+        for (int q = 0; q < EX; ++q) {
+            const int e = tid + q * NT;
+            y[q] = zero;
+            if (e < p * SB * SB) {
+                const int i = SB * p + (e / SB) % SB, c = SB * (e / (SB * SB)) + e % SB;
+#pragma unroll
+                for (int t = 0; t < SB; ++t) y[q] = sub_mul(y[q], s_x[i][SB * p + t], s_x[SB * p + t][c]);
+            }
+        }
+        __syncthreads(); // every thread is done reading Y
+#pragma unroll
+        for (int q = 0; q < EX; ++q) {
+            const int e = tid + q * NT;
+            if (e < p * SB * SB) s_x[SB * p + (e / SB) % SB][SB * (e / (SB * SB)) + e % SB] = y[q];
+        }
+        __syncthreads();
     }
-    __syncthreads(); // every thread is done reading L
-#pragma unroll
-    for (int r = 0; r < NB; ++r) s_l[r][i] = xv[r];
-    __syncthreads();
     T* const xm = x + m * (long long)(NB * NB);
-#pragma unroll 8
-    for (int e = i; e < NB * NB; e += NB) xm[e] = s_l[e % NB][e / NB]; // X(r, c) at r + c·NB
+#pragma unroll 4
+    for (int e = tid; e < NB * NB; e += NT) xm[e] = s_x[e % NB][e / NB]; // X(r, c) at r + c·NB
 }
 
 // split_tf32 writes v = h + l with h rounded to TF32 (the top 10 explicit

@@ -5,15 +5,15 @@
 // # Algorithm
 //
 // Left-looking by panels of width nb (InnerWidth: 64 for float32, 32 for
-// the other types; the diagonal kernel holds one row of the block per
-// thread in registers). For the panel of columns j..j+w, in L's
+// the other types). For the panel of columns j..j+w, in L's
 // orientation (Upper works on the conjugate transpose, with the operands of
 // every product transposed instead of moved):
 //
 //  1. D = L[j:n, 0:j]·L[j:j+w, 0:j]ᴴ, a batched strided product from cuBLAS
 //     into scratch (skipped for the first panel);
 //  2. chol_diag, one block per matrix: L11·L11ᴴ = A11 − D11 in registers,
-//     L11 written over A11, info, and X = L11⁻¹ to scratch;
+//     L11 written over A11, info, and X = L11⁻¹ (formed in the same pass)
+//     to scratch;
 //  3. chol_apply, one block per row tile and matrix: L21 = (A21 − D21)·Xᴴ
 //     in place (kernel-lessons §12: a triangular inverse and a product
 //     instead of a substitution).
@@ -124,9 +124,8 @@ type Workspace struct {
 }
 
 // InnerWidth is the width nb of the panels the kernels factor: 64 for
-// float32 (the diagonal kernel's row is 64 registers), 32 for the others
-// (a 64-wide row of double or complex64 would be 128 registers and of
-// complex128 256; at 32 they compile to 108–198 registers, no spills).
+// float32, 32 for the others (chol_apply keeps X and a row tile in static
+// shared memory: nb = 64 would need 66 KB of it for complex128).
 func InnerWidth(dt cuda.DType) int {
 	if dt == cuda.Float32 {
 		return 64
@@ -147,13 +146,35 @@ func DefaultPanelWidth(dt cuda.DType, n int) int {
 	return nb
 }
 
+// diagThreads is the block size of chol_diag: 4 threads per row of the
+// 64-wide float32 block (16 columns each), 4 per row of the 32-wide blocks
+// of the other types (8 columns each).
+func diagThreads(dt cuda.DType) int { return 4 * InnerWidth(dt) }
+
 // applyTileRows is TR of chol_apply: 64 rows per block, 32 for complex128
-// (whose 64-row tile would need 50 KB of static shared memory).
+// (whose 64-row tile would need 50 KB of static shared memory). Panels
+// with few tiles in all use half that height (smallTileRows).
 func applyTileRows(dt cuda.DType) int {
 	if dt == cuda.Complex128 {
 		return 32
 	}
 	return 64
+}
+
+// fewTiles is the block count below which chol_apply takes tiles of half
+// height: under two blocks per SM of a 132-SM H200 the kernel is latency,
+// and twice the blocks with half the rows each halve it (at batch 1 and
+// n = 4096 a 64-row panel apply took 15 µs on 63 blocks).
+const fewTiles = 264
+
+// applyTiles is the tile height chol_apply uses for a panel of rows rows
+// in count matrices, and the kernel's index in kernelNames (1 or 2).
+func applyTiles(dt cuda.DType, rows, count int) (tr, index int) {
+	tr = applyTileRows(dt)
+	if int64((rows+tr-1)/tr)*int64(count) < fewTiles {
+		return tr / 2, 2
+	}
+	return tr, 1
 }
 
 // layout is where each scratch buffer lies in the workspace and its
@@ -418,17 +439,20 @@ var typeName = [...]string{
 }
 
 // kernelNames are the name expressions for one type and triangle: the
-// diagonal kernel, the apply kernel, and for float32 the apply kernel that
-// also writes the TF32 split.
+// diagonal kernel, the apply kernel for full and for half-height tiles, and
+// for float32 the same two apply kernels that also write the TF32 split.
 func kernelNames(dt cuda.DType, uplo core.Uplo) []string {
 	up := uplo == core.Upper
 	nb, tr := InnerWidth(dt), applyTileRows(dt)
 	names := []string{
-		fmt.Sprintf("chol_diag<%s, %d, %v>", typeName[dt], nb, up),
+		fmt.Sprintf("chol_diag<%s, %d, %d, %v>", typeName[dt], nb, diagThreads(dt), up),
 		fmt.Sprintf("chol_apply<%s, %d, %d, %v, false>", typeName[dt], nb, tr, up),
+		fmt.Sprintf("chol_apply<%s, %d, %d, %v, false>", typeName[dt], nb, tr/2, up),
 	}
 	if dt == cuda.Float32 {
-		names = append(names, fmt.Sprintf("chol_apply<%s, %d, %d, %v, true>", typeName[dt], nb, tr, up))
+		names = append(names,
+			fmt.Sprintf("chol_apply<%s, %d, %d, %v, true>", typeName[dt], nb, tr, up),
+			fmt.Sprintf("chol_apply<%s, %d, %d, %v, true>", typeName[dt], nb, tr/2, up))
 	}
 	return names
 }
@@ -589,19 +613,19 @@ func (e *executor[T]) run(st step) error {
 		e.args.Reset().Ptr(e.bases[bufA]).Int64(int64(e.lda)).Int64(e.stride).
 			Ptr(dp).Int64(int64(e.l.ldd)).Int64(e.l.dStride).
 			Ptr(xp).Ptr(e.info).Int32(int32(d.j)).Int32(int32(d.w)).Int32(first)
-		nb := uint32(e.l.nb)
-		return cuda.LaunchArgs(e.s, e.ks[0], [3]uint32{uint32(e.count), 1, 1}, [3]uint32{nb, 1, 1}, 0, &e.args)
+		threads := uint32(diagThreads(cuda.DTypeOf[T]()))
+		return cuda.LaunchArgs(e.s, e.ks[0], [3]uint32{uint32(e.count), 1, 1}, [3]uint32{threads, 1, 1}, 0, &e.args)
 	case st.apply != nil:
 		p := st.apply
 		var dp cuda.DevicePtr
 		if p.dOff >= 0 {
 			dp = e.ptr(bufD, p.dOff)
 		}
-		k := e.ks[1]
+		tr, i := applyTiles(cuda.DTypeOf[T](), p.rows, e.count)
 		if p.split {
-			k = e.ks[2]
+			i += 2
 		}
-		tr := applyTileRows(cuda.DTypeOf[T]())
+		k := e.ks[i]
 		tiles := (p.rows + tr - 1) / tr
 		e.args.Reset().Ptr(e.bases[bufA]).Int64(int64(e.lda)).Int64(e.stride).
 			Ptr(dp).Int64(int64(e.l.ldd)).Int64(e.l.dStride).

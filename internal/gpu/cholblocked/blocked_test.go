@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 	"unsafe"
 
 	"github.com/batchlas/batchlas/internal/conformance"
@@ -129,10 +130,10 @@ func TestLayout(t *testing.T) {
 	if got := DefaultPanelWidth(cuda.Complex128, 4096); got != 256 {
 		t.Errorf("DefaultPanelWidth(complex128, 4096) = %d", got)
 	}
-	if got := len(KernelNames()); got != 4*2*2+2 {
+	if got := len(KernelNames()); got != 4*2*3+2*2 { // diag and two applies per type and triangle, two split applies for float32
 		t.Errorf("%d kernel names: %q", got, KernelNames())
 	}
-	if got := kernelNames(cuda.Complex128, core.Upper); !slices.Equal(got, []string{"chol_diag<cdouble, 32, true>", "chol_apply<cdouble, 32, 32, true, false>"}) {
+	if got := kernelNames(cuda.Complex128, core.Upper); !slices.Equal(got, []string{"chol_diag<cdouble, 32, 128, true>", "chol_apply<cdouble, 32, 32, true, false>", "chol_apply<cdouble, 32, 16, true, false>"}) {
 		t.Errorf("kernelNames = %q", got)
 	}
 }
@@ -1243,7 +1244,7 @@ func TestKernelResources(t *testing.T) {
 		for i, k := range r.ks {
 			threads := 256
 			if i == 0 {
-				threads = InnerWidth(r.dt)
+				threads = diagThreads(r.dt)
 			}
 			blocks, err := k.ActiveBlocksPerSM(threads, 0)
 			if err != nil {
@@ -1549,4 +1550,143 @@ func mustEvent(t *testing.T, c *cuda.Context) *cuda.Event {
 		t.Fatal(err)
 	}
 	return e
+}
+
+var phasesFlag = flag.String("blocked.phases", "", "TestPhases cases, e.g. 1024x4,4096x1 (empty: skip)")
+
+// TestPhases takes float32 Lower factorizations apart step by step: an
+// event between every two steps of the plan, GPU time summed per kind of
+// step (outer and inner products, diagonal factor, panel apply), beside the
+// time of the same plan with events only around it and the host time to
+// enqueue it. It answers where a panel's time goes; run with
+// -blocked.phases CASES.
+func TestPhases(t *testing.T) {
+	if *phasesFlag == "" {
+		t.Skip("phases: run with -blocked.phases CASES")
+	}
+	e := gpu(t)
+	c := e.s.Context()
+	gen, err := cuda.DefaultJIT().Load(c, genSource, "fill_uniform", "add_diagonal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range strings.Split(*phasesFlag, ",") {
+		var n, count int
+		if _, err := fmt.Sscanf(key, "%dx%d", &n, &count); err != nil {
+			t.Fatalf("case %q: %v", key, err)
+		}
+		for _, opt := range []Options{{PanelWidth: *panelFlag}, {Precision: Split3TF32, PanelWidth: *panelFlag}} {
+			t.Run(fmt.Sprintf("%s/%v", key, opt.Precision), func(t *testing.T) { phasesCase(t, e, gen, n, count, opt) })
+		}
+	}
+}
+
+func phasesCase(t *testing.T, e *env, gen []*cuda.Kernel, n, count int, opt Options) {
+	const uplo = core.Lower
+	c := e.s.Context()
+	elems := int64(n) * int64(n) * int64(count)
+	src, a := alloc(t, e.s, 4*elems), alloc(t, e.s, 4*elems)
+	g := alloc(t, e.s, 4*elems)
+	blocks := [3]uint32{uint32(min(int64(132*32), (elems+255)/256)), 1, 1}
+	if err := cuda.Launch(e.s, gen[0], blocks, [3]uint32{256, 1, 1}, 0, g, elems, uint64(n*7919+count)); err != nil {
+		t.Fatal(err)
+	}
+	nn := int64(n) * int64(n)
+	if err := cuda.GemmStridedBatched[float32](e.blas, core.NoTrans, core.Trans, n, n, n, 1/float32(n), g, n, nn, g, n, nn, 0, src, n, nn, count); err != nil {
+		t.Fatal(err)
+	}
+	if err := cuda.Launch(e.s, gen[1], [3]uint32{132 * 4, 1, 1}, [3]uint32{256, 1, 1}, 0, src, int64(n), nn, int32(n), int32(count), float32(1e-2)); err != nil {
+		t.Fatal(err)
+	}
+	info := alloc(t, e.s, 4*int64(count))
+	ws := workspace(t, e, cuda.Float32, uplo, n, count, opt)
+	fresh := func() {
+		if err := cuda.CopyDtoD(e.s, a, src, 4*elems); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Whole: events around Potrf only; host time to enqueue it.
+	start, end := mustEvent(t, c), mustEvent(t, c)
+	var whole, host []float64
+	for rep := -1; rep < 5; rep++ {
+		fresh()
+		if err := e.s.Synchronize(); err != nil {
+			t.Fatal(err)
+		}
+		start.Record(e.s)
+		t0 := time.Now()
+		if err := Potrf[float32](e.s, e.blas, uplo, n, a, n, nn, count, info, ws, opt); err != nil {
+			t.Fatal(err)
+		}
+		h := time.Since(t0)
+		end.Record(e.s)
+		ms, err := cuda.ElapsedMs(start, end)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep >= 0 {
+			whole, host = append(whole, 1000*float64(ms)), append(host, float64(h.Microseconds()))
+		}
+	}
+	// Step by step: the same plan as Potrf, an event after every step.
+	ks, err := kernels(c, cuda.Float32, uplo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := newLayout(cuda.Float32, uplo, n, count, opt)
+	split := opt.Precision == Split3TF32
+	ex := executor[float32]{s: e.s, blas: e.blas, ks: ks, l: l, uplo: uplo, lda: n, stride: nn, count: count, info: info,
+		bases: [...]cuda.DevicePtr{bufA: a, bufD: ws.Ptr.Add(l.dOff), bufX: ws.Ptr.Add(l.xOff), bufHi: ws.Ptr.Add(l.hiOff), bufLo: ws.Ptr.Add(l.loOff)}}
+	if !split {
+		ex.bases[bufHi], ex.bases[bufLo] = 0, 0
+	}
+	steps := makePlan(uplo, n, n, nn, l, split)
+	evs := make([]*cuda.Event, len(steps)+1)
+	for i := range evs {
+		evs[i] = mustEvent(t, c)
+	}
+	kinds := []string{"outer gemm", "inner gemm", "diag", "apply"}
+	sum := make([]float64, len(kinds))
+	cnt := make([]int, len(kinds))
+	fresh()
+	evs[0].Record(e.s)
+	for i, st := range steps {
+		if err := ex.run(st); err != nil {
+			t.Fatal(err)
+		}
+		evs[i+1].Record(e.s)
+	}
+	if err := e.s.Synchronize(); err != nil {
+		t.Fatal(err)
+	}
+	for i, st := range steps {
+		k := 3
+		switch {
+		case st.gemm != nil && st.gemm.c.off == 0:
+			k = 0
+		case st.gemm != nil:
+			k = 1
+		case st.diag != nil:
+			k = 2
+		}
+		ms, err := cuda.ElapsedMs(evs[i], evs[i+1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum[k] += 1000 * float64(ms)
+		cnt[k]++
+	}
+	sort.Float64s(whole)
+	sort.Float64s(host)
+	var b strings.Builder
+	fmt.Fprintf(&b, "n%d b%d %v panel %d: whole %.1f µs (median of 5), host enqueue %.1f µs; stepped:", n, count, opt.Precision, l.width, whole[2], host[2])
+	total := 0.0
+	for k := range kinds {
+		total += sum[k]
+		if cnt[k] > 0 {
+			fmt.Fprintf(&b, " %s %d× %.1f µs (%.1f each);", kinds[k], cnt[k], sum[k], sum[k]/float64(cnt[k]))
+		}
+	}
+	fmt.Fprintf(&b, " total %.1f µs", total)
+	t.Log(b.String())
 }
