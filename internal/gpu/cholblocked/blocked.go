@@ -11,9 +11,9 @@
 //
 //  1. D = L[j:n, 0:j]·L[j:j+w, 0:j]ᴴ, a batched strided product from cuBLAS
 //     into scratch (skipped for the first panel);
-//  2. chol_diag, one block per matrix: L11·L11ᴴ = A11 − D11 in registers,
-//     L11 written over A11, info, and X = L11⁻¹ (formed in the same pass)
-//     to scratch;
+//  2. chol_diag, one block per matrix: L11·L11ᴴ = A11 − D11 in shared
+//     memory, 16 columns at a time eliminated by one warp in registers,
+//     L11 written over A11, info, and X = L11⁻¹ to scratch;
 //  3. chol_apply, one block per row tile and matrix: L21 = (A21 − D21)·Xᴴ
 //     in place (kernel-lessons §12: a triangular inverse and a product
 //     instead of a substitution).
@@ -146,9 +146,9 @@ func DefaultPanelWidth(dt cuda.DType, n int) int {
 	return nb
 }
 
-// diagThreads is the block size of chol_diag: 4 threads per row of the
-// 64-wide float32 block (16 columns each), 4 per row of the 32-wide blocks
-// of the other types (8 columns each).
+// diagThreads is the block size of chol_diag: 4·nb, so its block-wide
+// products (the panel below each 16-column sub-block, the trailing update,
+// the blocks of X) give every thread a few entries.
 func diagThreads(dt cuda.DType) int { return 4 * InnerWidth(dt) }
 
 // applyTileRows is TR of chol_apply: 64 rows per block, 32 for complex128
@@ -528,16 +528,32 @@ func Potrf[T core.Scalar](s *cuda.Stream, blas *cuda.BLAS, uplo core.Uplo, n int
 	if blas == nil || blas.Stream() != s {
 		return fmt.Errorf("%w: cholblocked: the cuBLAS handle must enqueue on the factorization's stream", core.ErrArgument)
 	}
-	ks, err := kernels(s.Context(), dt, uplo)
+	e, steps, err := prepare[T](s, blas, uplo, n, a, lda, stride, count, info, ws, opt)
 	if err != nil {
 		return err
+	}
+	for _, st := range steps {
+		if err := e.run(st); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// prepare loads the kernels and lays out Potrf's checked call: the executor
+// and the steps it runs.
+func prepare[T core.Scalar](s *cuda.Stream, blas *cuda.BLAS, uplo core.Uplo, n int, a cuda.DevicePtr, lda int, stride int64, count int, info cuda.DevicePtr, ws Workspace, opt Options) (*executor[T], []step, error) {
+	dt := cuda.DTypeOf[T]()
+	ks, err := kernels(s.Context(), dt, uplo)
+	if err != nil {
+		return nil, nil, err
 	}
 	if count == 1 {
 		stride = int64(lda) * int64(n) // any value is valid for one matrix; cuBLAS wants a sane one
 	}
 	l := newLayout(dt, uplo, n, count, opt)
 	split := opt.Precision == Split3TF32
-	e := executor[T]{
+	e := &executor[T]{
 		s: s, blas: blas, ks: ks, l: l, uplo: uplo, lda: lda, stride: stride, count: count, info: info,
 		bases: [...]cuda.DevicePtr{
 			bufA:  a,
@@ -550,12 +566,7 @@ func Potrf[T core.Scalar](s *cuda.Stream, blas *cuda.BLAS, uplo core.Uplo, n int
 	if !split {
 		e.bases[bufHi], e.bases[bufLo] = 0, 0
 	}
-	for _, st := range makePlan(uplo, n, lda, stride, l, split) {
-		if err := e.run(st); err != nil {
-			return err
-		}
-	}
-	return nil
+	return e, makePlan(uplo, n, lda, stride, l, split), nil
 }
 
 // executor queues the steps of a plan on the GPU.

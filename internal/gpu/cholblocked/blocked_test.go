@@ -1366,25 +1366,7 @@ func timeCase(t *testing.T, e *env, sv *cuda.Solver, gen []*cuda.Kernel, flush c
 	elems := int64(n) * int64(n) * int64(count)
 	bytesPerCall := 4 * elems
 
-	// A = G·Gᵀ/n + 10⁻²·I from a uniform G, on the device.
-	src := alloc(t, e.s, bytesPerCall)
-	{
-		g := alloc(t, e.s, bytesPerCall)
-		blocks := [3]uint32{uint32(min(int64(132*32), (elems+255)/256)), 1, 1}
-		if err := cuda.Launch(e.s, gen[0], blocks, [3]uint32{256, 1, 1}, 0, g, elems, uint64(n*7919+count)); err != nil {
-			t.Fatal(err)
-		}
-		if err := cuda.GemmStridedBatched[float32](e.blas, core.NoTrans, core.Trans, n, n, n,
-			1/float32(n), g, n, int64(n)*int64(n), g, n, int64(n)*int64(n), 0, src, n, int64(n)*int64(n), count); err != nil {
-			t.Fatal(err)
-		}
-		if err := cuda.Launch(e.s, gen[1], [3]uint32{132 * 4, 1, 1}, [3]uint32{256, 1, 1}, 0, src, int64(n), int64(n)*int64(n), int32(n), int32(count), float32(1e-2)); err != nil {
-			t.Fatal(err)
-		}
-		if err := e.s.Synchronize(); err != nil {
-			t.Fatal(err)
-		}
-	}
+	src := denseInputs(t, e, gen, n, count)
 
 	type arm struct {
 		name string
@@ -1480,6 +1462,30 @@ func timeCase(t *testing.T, e *env, sv *cuda.Solver, gen []*cuda.Kernel, flush c
 	line := fmt.Sprintf("n%-5d b%-4d %10.1f %10.1f %10.1f %8.0f %8.2f %8.2f", n, count, med[0], med[1], med[2], tc.targetUs, med[2]/med[0], med[2]/med[1])
 	t.Logf("%s  (vendor/native; target vendor/native ≥ 2)", line)
 	return line
+}
+
+// denseInputs returns count float32 n×n matrices A = G·Gᵀ/n + 10⁻²·I from
+// a uniform G (GPU MODE's dense family), made on the device with gen
+// (fill_uniform, add_diagonal), packed with leading dimension n.
+func denseInputs(t *testing.T, e *env, gen []*cuda.Kernel, n, count int) cuda.DevicePtr {
+	t.Helper()
+	nn := int64(n) * int64(n)
+	elems := nn * int64(count)
+	src, g := alloc(t, e.s, 4*elems), alloc(t, e.s, 4*elems)
+	blocks := [3]uint32{uint32(min(int64(132*32), (elems+255)/256)), 1, 1}
+	if err := cuda.Launch(e.s, gen[0], blocks, [3]uint32{256, 1, 1}, 0, g, elems, uint64(n*7919+count)); err != nil {
+		t.Fatal(err)
+	}
+	if err := cuda.GemmStridedBatched[float32](e.blas, core.NoTrans, core.Trans, n, n, n, 1/float32(n), g, n, nn, g, n, nn, 0, src, n, nn, count); err != nil {
+		t.Fatal(err)
+	}
+	if err := cuda.Launch(e.s, gen[1], [3]uint32{132 * 4, 1, 1}, [3]uint32{256, 1, 1}, 0, src, int64(n), nn, int32(n), int32(count), float32(1e-2)); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.s.Synchronize(); err != nil {
+		t.Fatal(err)
+	}
+	return src
 }
 
 // checkLarge is ‖A − L·Lᵀ‖₁/(n·2⁻²³·‖A‖₁) for one packed n×n float32
@@ -1585,19 +1591,8 @@ func phasesCase(t *testing.T, e *env, gen []*cuda.Kernel, n, count int, opt Opti
 	const uplo = core.Lower
 	c := e.s.Context()
 	elems := int64(n) * int64(n) * int64(count)
-	src, a := alloc(t, e.s, 4*elems), alloc(t, e.s, 4*elems)
-	g := alloc(t, e.s, 4*elems)
-	blocks := [3]uint32{uint32(min(int64(132*32), (elems+255)/256)), 1, 1}
-	if err := cuda.Launch(e.s, gen[0], blocks, [3]uint32{256, 1, 1}, 0, g, elems, uint64(n*7919+count)); err != nil {
-		t.Fatal(err)
-	}
 	nn := int64(n) * int64(n)
-	if err := cuda.GemmStridedBatched[float32](e.blas, core.NoTrans, core.Trans, n, n, n, 1/float32(n), g, n, nn, g, n, nn, 0, src, n, nn, count); err != nil {
-		t.Fatal(err)
-	}
-	if err := cuda.Launch(e.s, gen[1], [3]uint32{132 * 4, 1, 1}, [3]uint32{256, 1, 1}, 0, src, int64(n), nn, int32(n), int32(count), float32(1e-2)); err != nil {
-		t.Fatal(err)
-	}
+	src, a := denseInputs(t, e, gen, n, count), alloc(t, e.s, 4*elems)
 	info := alloc(t, e.s, 4*int64(count))
 	ws := workspace(t, e, cuda.Float32, uplo, n, count, opt)
 	fresh := func() {
@@ -1629,18 +1624,10 @@ func phasesCase(t *testing.T, e *env, gen []*cuda.Kernel, n, count int, opt Opti
 		}
 	}
 	// Step by step: the same plan as Potrf, an event after every step.
-	ks, err := kernels(c, cuda.Float32, uplo)
+	ex, steps, err := prepare[float32](e.s, e.blas, uplo, n, a, n, nn, count, info, ws, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := newLayout(cuda.Float32, uplo, n, count, opt)
-	split := opt.Precision == Split3TF32
-	ex := executor[float32]{s: e.s, blas: e.blas, ks: ks, l: l, uplo: uplo, lda: n, stride: nn, count: count, info: info,
-		bases: [...]cuda.DevicePtr{bufA: a, bufD: ws.Ptr.Add(l.dOff), bufX: ws.Ptr.Add(l.xOff), bufHi: ws.Ptr.Add(l.hiOff), bufLo: ws.Ptr.Add(l.loOff)}}
-	if !split {
-		ex.bases[bufHi], ex.bases[bufLo] = 0, 0
-	}
-	steps := makePlan(uplo, n, n, nn, l, split)
 	evs := make([]*cuda.Event, len(steps)+1)
 	for i := range evs {
 		evs[i] = mustEvent(t, c)
@@ -1679,7 +1666,7 @@ func phasesCase(t *testing.T, e *env, gen []*cuda.Kernel, n, count int, opt Opti
 	sort.Float64s(whole)
 	sort.Float64s(host)
 	var b strings.Builder
-	fmt.Fprintf(&b, "n%d b%d %v panel %d: whole %.1f µs (median of 5), host enqueue %.1f µs; stepped:", n, count, opt.Precision, l.width, whole[2], host[2])
+	fmt.Fprintf(&b, "n%d b%d %v panel %d: whole %.1f µs (median of 5), host enqueue %.1f µs; stepped:", n, count, opt.Precision, ex.l.width, whole[2], host[2])
 	total := 0.0
 	for k := range kinds {
 		total += sum[k]
