@@ -207,6 +207,7 @@ __global__ void __launch_bounds__(NT) chol_diag(T* __restrict__ a, long long lda
             T r[SB];
 #pragma unroll
             for (int t = 0; t < SB; ++t) r[t] = t <= li ? s_a[k0 + li][k0 + t] : zero;
+            __syncwarp(); // lanes 16–31 read the rows that lanes 0–15 overwrite below
             R rd = R(0); // 1/L(li, li)
 #pragma unroll
             for (int j = 0; j < SB; ++j) {
