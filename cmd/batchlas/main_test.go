@@ -364,6 +364,32 @@ func TestTuneCPU(t *testing.T) {
 	}
 }
 
+// TestTuneGPUModeInputs: --inputs gpumode measures with bench's gpumode
+// inputs and says so in the table's notes.
+func TestTuneGPUModeInputs(t *testing.T) {
+	dir := t.TempDir()
+	code, stdout, stderr := runCLI("tune", "potrf", "--dtype", "float64", "--n", "40", "--batch", "2", "--device", "cpu",
+		"--time", "1ms", "--count", "1", "--inputs", "gpumode", "--out", dir)
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	file := filepath.Join(dir, "potrf.float64.cpu.txt")
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab, err := route.ParseTable(file, bytes.NewReader(data))
+	if err != nil || len(tab.Rows) != 1 || len(tab.Rows[0].Entries) != 2 {
+		t.Fatalf("%v\n%s", err, data)
+	}
+	if !strings.Contains(string(data), "on GPU MODE's dense cond-2 inputs with the cholesky-gpumode") {
+		t.Errorf("no note on the inputs in\n%s", data)
+	}
+	if log, err := os.ReadFile(filepath.Join(dir, "potrf.cpu.bench.log")); err != nil || !strings.Contains(string(log), "# inputs gpumode: one case of potrf") {
+		t.Errorf("bench's log does not name the inputs:\n%s", log)
+	}
+}
+
 func TestTuneUsageErrors(t *testing.T) {
 	dir := t.TempDir()
 	for _, c := range []struct {
@@ -378,6 +404,8 @@ func TestTuneUsageErrors(t *testing.T) {
 		{[]string{"tune", "potrf", "--n", "8", "--batch", "8", "--device", "cpu", "--uplo", "L,U"}, "bench times potrf with uplo=L only, not U"},
 		{[]string{"tune", "trmm", "--n", "8", "--batch", "8", "--device", "cpu"}, "bench cannot time trmm"},
 		{[]string{"tune", "potrf", "--n", "8", "--batch", "8", "--count", "0"}, "--count 0"},
+		{[]string{"tune", "getrf", "--n", "8", "--batch", "8", "--inputs", "gpumode"}, "only gpumode, and only for potrf"},
+		{[]string{"tune", "potrf", "--n", "8", "--batch", "8", "--inputs", "spd"}, `--inputs "spd"`},
 	} {
 		code, _, stderr := runCLI(append(c.args, "--out", dir)...)
 		if code != exitUsage || !strings.Contains(stderr, c.want) {

@@ -28,6 +28,7 @@ type tuneOptions struct {
 	time    time.Duration
 	count   int
 	maxMiB  int
+	inputs  string
 }
 
 func tuneFlags(o *tuneOptions) *flag.FlagSet {
@@ -40,6 +41,7 @@ func tuneFlags(o *tuneOptions) *flag.FlagSet {
 	fs.DurationVar(&o.time, "time", 200*time.Millisecond, "target duration of one repetition of one candidate")
 	fs.IntVar(&o.count, "count", 3, "repetitions per candidate and point (the time is their median)")
 	fs.IntVar(&o.maxMiB, "max-mib", 0, "skip points whose largest operand batch exceeds this many MiB (0: no limit)")
+	fs.StringVar(&o.inputs, "inputs", "", "potrf only: gpumode measures on GPU MODE's dense inputs, formed and checked on the GPU above n = 1024 (bench -inputs), so large orders are affordable")
 	return fs
 }
 
@@ -73,6 +75,7 @@ func tuneUsage(w io.Writer) {
 	fmt.Fprintf(w, "\nExamples:\n")
 	fmt.Fprintf(w, "  batchlas tune potrf --dtype float32,float64 --n 1:64,96:1024:x2 --batch 128:32768:x4 --heatmap potrf.png\n")
 	fmt.Fprintf(w, "  batchlas tune potrf --dtype float64 --n 8,16 --batch 64 --device cpu --time 20ms --count 2\n")
+	fmt.Fprintf(w, "  batchlas tune potrf --dtype float32 --n 1024,2048,4096,8192 --batch 1,2,4,8 --inputs gpumode --max-mib 1024\n")
 }
 
 func runTune(args []string, stdout, stderr io.Writer) int {
@@ -103,6 +106,9 @@ func runTune(args []string, stdout, stderr io.Writer) int {
 		return usageErr("%v", err)
 	}
 	g.MaxMiB = o.maxMiB
+	if o.inputs != "" && (o.inputs != "gpumode" || op.Name != "potrf") {
+		return usageErr("--inputs %q: only gpumode, and only for potrf", o.inputs)
+	}
 	if o.count < 1 || o.time <= 0 {
 		return usageErr("--count %d, --time %v: want a count ≥ 1 and a positive time", o.count, o.time)
 	}
@@ -115,13 +121,21 @@ func runTune(args []string, stdout, stderr io.Writer) int {
 		return exitFailure
 	}
 	source := "batchlas tune " + shellJoin(args)
+	notes := []string{
+		fmt.Sprintf("Measured by batchlas tune on %s: the median of %d repetitions of about %v per", dev.about, o.count, o.time),
+		"candidate, interleaved; every timed result checked against the oracle (- failed).",
+	}
+	if o.inputs == "gpumode" {
+		notes = []string{
+			fmt.Sprintf("Measured by batchlas tune on %s, on GPU MODE's dense cond-2 inputs with the cholesky-gpumode", dev.about),
+			fmt.Sprintf("timing (k inputs per repetition, L2 evicted; the median of at least 3 repetitions, up to %v per candidate),", time.Duration(o.count)*o.time),
+			"interleaved; every timed result checked on every matrix (- failed).",
+		}
+	}
 	cfg := tune.Config{
 		Op: op, Grid: g, Device: dev.route, Dir: o.out, Resume: o.resume, Source: source,
-		Bench: tune.BenchOptions{Device: dev.bench, Count: o.count, Time: o.time, Command: source},
-		Notes: []string{
-			fmt.Sprintf("Measured by batchlas tune on %s: the median of %d repetitions of about %v per", dev.about, o.count, o.time),
-			"candidate, interleaved; every timed result checked against the oracle (- failed).",
-		},
+		Bench: tune.BenchOptions{Device: dev.bench, Count: o.count, Time: o.time, Command: source, Inputs: o.inputs},
+		Notes: notes,
 		Report: func(r *tune.Record) {
 			var parts []string
 			for _, res := range r.Results {

@@ -54,4 +54,8 @@
 //     warm-up and after the last repetition (see gmcheck.go for exactly
 //     what is tested). GPU MODE's row-major lower L is column-major upper
 //     U = Lᵀ, so the suite calls Potrf with Upper.
+//
+// Config.Inputs "gpumode" runs one potrf case (N, Batch) the way that suite
+// runs its cases, with Lower: above n = 1024 the inputs are formed and
+// checked on the GPU, so large orders cost the host O(n²) per matrix.
 package bench

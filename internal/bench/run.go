@@ -26,6 +26,13 @@ type Config struct {
 	Count  int           // repetitions per arm
 	Time   time.Duration // target time of one repetition
 	Seed   uint64
+	// Inputs picks potrf's input family: "" the usual ones (see Ops),
+	// generated and checked on the host; "gpumode" GPU MODE's dense cond-2
+	// matrices, formed and checked as the cholesky-gpumode suite does
+	// (above n = 1024 on the GPU, so the host does O(n²) work per matrix
+	// instead of O(n³)), with the Lower triangle factored. Tune uses it to
+	// reach large orders.
+	Inputs string
 
 	// Suite names a list of cases to run instead of one (see Suites). Op,
 	// N, Batch and NRHS must then be zero; Dtype "" takes the suite's
@@ -63,6 +70,20 @@ var deviceSpec = regexp.MustCompile(`^(auto|cpu(:[1-9][0-9]*)?|(cuda|gpu)(:[0-9]
 
 // Validate checks the config without running anything.
 func (c *Config) Validate() error {
+	switch c.Inputs {
+	case "":
+	case "gpumode":
+		switch {
+		case c.Suite != "":
+			return usagef("-inputs gpumode is for one potrf case; suite %s picks its own inputs", c.Suite)
+		case c.Op != "potrf":
+			return usagef("-inputs gpumode is for potrf, not %s", c.Op)
+		case c.Dtype != "float32" && c.Dtype != "float64":
+			return usagef("-inputs gpumode is for float32 and float64, not %s", c.Dtype)
+		}
+	default:
+		return usagef("-inputs %q: want gpumode or nothing", c.Inputs)
+	}
 	if c.Suite != "" {
 		if err := c.validateSuite(); err != nil {
 			return err
@@ -160,6 +181,9 @@ func Run(cfg Config, w io.Writer) (Outcome, error) {
 	}
 	if cfg.Suite != "" {
 		return runSuite(cfg, w)
+	}
+	if cfg.Inputs == "gpumode" {
+		return runGPUModeInputs(cfg, w)
 	}
 	arms := make([]*armSpec, len(cfg.Arms))
 	for i, a := range cfg.Arms {

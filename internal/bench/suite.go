@@ -203,20 +203,7 @@ func runSuite(cfg Config, w io.Writer) (Outcome, error) {
 	if cfg.Dtype == "" {
 		cfg.Dtype = s.DefaultDtype
 	}
-	gpu := suiteOnGPU(&cfg)
-	if len(cfg.Arms) == 0 {
-		cfg.Arms = []string{"cpu", "gonum"}
-		if gpu {
-			cfg.Arms = []string{"vendor", "native", "auto"}
-		}
-	}
-	arms := make([]*armSpec, len(cfg.Arms))
-	anyGPU := false
-	for i, a := range cfg.Arms {
-		arms[i], _ = lookupArm(a)
-		anyGPU = anyGPU || arms[i].gpu
-	}
-	gpu = gpu && anyGPU
+	arms, gpu := suiteArms(&cfg)
 
 	pick := regexp.MustCompile(cfg.Cases)
 	var cases []Case
@@ -235,14 +222,56 @@ func runSuite(cfg Config, w io.Writer) (Outcome, error) {
 	}
 
 	writeEnvironment(w, cfg.Command)
-	where := "a CPU device"
-	if gpu {
-		where = "a GPU device"
-	}
-	fmt.Fprintf(w, "# suite: %s, %s, %d of %d cases, on %s: %s\n", s.Name, cfg.Dtype, len(cases), len(s.Cases(cfg.Dtype, gpu)), where, s.Doc)
+	fmt.Fprintf(w, "# suite: %s, %s, %d of %d cases, on %s: %s\n", s.Name, cfg.Dtype, len(cases), len(s.Cases(cfg.Dtype, gpu)), where(gpu), s.Doc)
 	if cfg.batchDivisor > 1 {
 		fmt.Fprintf(w, "# batches divided by %d (a test)\n", cfg.batchDivisor)
 	}
+	return runCases(cfg, s, cases, arms, gpu, w), nil
+}
+
+func where(gpu bool) string {
+	if gpu {
+		return "a GPU device"
+	}
+	return "a CPU device"
+}
+
+// runGPUModeInputs runs one potrf case (cfg.N, cfg.Batch) with GPU MODE's
+// inputs, timing and checks, Lower (Config.Inputs "gpumode").
+func runGPUModeInputs(cfg Config, w io.Writer) (Outcome, error) {
+	s := LookupSuite("cholesky-gpumode")
+	arms, gpu := suiteArms(&cfg)
+	c := Case{
+		Name: fmt.Sprintf("potrf/n=%d/batch=%d", cfg.N, cfg.Batch),
+		Op:   "potrf", N: cfg.N, Batch: cfg.Batch,
+		Uplo: "L", Seed: uint64(cfg.N)<<20 | uint64(cfg.Batch), Inputs: gpumodeInputs(cfg.Batch, cfg.N),
+	}
+	writeEnvironment(w, cfg.Command)
+	fmt.Fprintf(w, "# inputs gpumode: one case of potrf, %s, on %s, with the inputs, timing and checks of suite %s\n", cfg.Dtype, where(gpu), s.Name)
+	return runCases(cfg, s, []Case{c}, arms, gpu, w), nil
+}
+
+// suiteArms resolves cfg's arms (filling in a suite's default arms) and
+// says whether the cases run on a GPU device.
+func suiteArms(cfg *Config) ([]*armSpec, bool) {
+	gpu := suiteOnGPU(cfg)
+	if len(cfg.Arms) == 0 {
+		cfg.Arms = []string{"cpu", "gonum"}
+		if gpu {
+			cfg.Arms = []string{"vendor", "native", "auto"}
+		}
+	}
+	arms := make([]*armSpec, len(cfg.Arms))
+	anyGPU := false
+	for i, a := range cfg.Arms {
+		arms[i], _ = lookupArm(a)
+		anyGPU = anyGPU || arms[i].gpu
+	}
+	return arms, gpu && anyGPU
+}
+
+// runCases runs cases with suite s's runner and writes its table.
+func runCases(cfg Config, s *Suite, cases []Case, arms []*armSpec, gpu bool, w io.Writer) Outcome {
 	run := &suiteRun{cfg: cfg, suite: s, cases: cases, arms: arms, gpu: gpu, w: w,
 		hdr: &lineFilter{seen: map[string]bool{}}, prog: &progress{report: cfg.Progress}}
 	results := s.run(run)
@@ -275,7 +304,7 @@ func runSuite(cfg Config, w io.Writer) (Outcome, error) {
 		out.Arms = append(out.Arms, res)
 	}
 	out.Failed, out.Skipped = failedSkipped(out.Arms)
-	return out, nil
+	return out
 }
 
 // suiteOnGPU reports whether the suite's device is a GPU: -device cuda,

@@ -531,3 +531,56 @@ func TestSmallBatchedOnCPU(t *testing.T) {
 		t.Errorf("no ratio line in\n%s", text)
 	}
 }
+
+// Inputs "gpumode" runs one potrf case, Lower, with the suite's inputs,
+// timing and checks: a result that fails the check has no time.
+func TestGPUModeInputsOneCase(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		edit func(*Config)
+		want string
+	}{
+		{"op", func(c *Config) { c.Op = "getrf" }, "is for potrf, not getrf"},
+		{"dtype", func(c *Config) { c.Dtype = "complex64" }, "is for float32 and float64"},
+		{"suite", func(c *Config) { c.Op, c.N, c.Batch, c.Suite = "", 0, 0, "cholesky-gpumode" }, "suite cholesky-gpumode picks its own inputs"},
+		{"family", func(c *Config) { c.Inputs = "spd" }, `-inputs "spd"`},
+	} {
+		cfg := Config{Op: "potrf", Dtype: "float64", N: 8, Batch: 2, Arms: []string{"cpu"}, Count: 1, Time: time.Millisecond, Inputs: "gpumode"}
+		c.edit(&cfg)
+		var u *UsageError
+		if err := cfg.Validate(); !errors.As(err, &u) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want a UsageError with %q", c.name, err, c.want)
+		}
+	}
+
+	var out bytes.Buffer
+	cfg := Config{Op: "potrf", Dtype: "float64", N: 40, Batch: 3, Arms: []string{"cpu", "cpu:blocked"}, Device: "cpu",
+		Count: 1, Time: time.Millisecond, Seed: 1, Inputs: "gpumode",
+		wrapGM: func(arm string, r any) any {
+			if arm == "cpu:blocked" {
+				return brokenGM[float64]{r.(gmRunner[float64])}
+			}
+			return r
+		}}
+	res, err := Run(cfg, &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := out.String()
+	if len(res.Arms) != 2 || res.Arms[0].Failed || res.Arms[0].NsPerCall <= 0 ||
+		!res.Arms[1].Failed || res.Arms[1].NsPerCall != 0 || !slices.Equal(res.Failed, []string{"cpu:blocked"}) {
+		t.Fatalf("outcome %+v\n%s", res, text)
+	}
+	for _, want := range []string{
+		"# inputs gpumode: one case of potrf, float64, on a CPU device",
+		"batchlas.Potrf(q, Lower,",
+		"# case potrf/n=40/batch=3: seed ",
+		"uplo L,",
+		"all 150 matrices pass",
+		"--- FAIL: BenchmarkPotrf/dtype=float64/n=40/batch=3/arm=cpu:blocked",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("no %q in\n%s", want, text)
+		}
+	}
+}

@@ -20,6 +20,7 @@ type BenchOptions struct {
 	Time    time.Duration // target time of one repetition
 	Seed    uint64        // inputs' seed; 0 is 1
 	Command string        // echoed in bench's header
+	Inputs  string        // bench's -inputs: "" or "gpumode" (potrf)
 	Log     io.Writer     // bench's output (benchmark lines, FAIL reasons); nil: discarded
 }
 
@@ -32,7 +33,7 @@ func BenchMeasure(op string, o BenchOptions) Measure {
 			return nil, err
 		}
 		cfg := bench.Config{Op: op, Dtype: p.DType, N: p.N, Batch: p.Batch, Arms: arms,
-			Device: o.Device, Count: o.Count, Time: o.Time, Seed: o.Seed, Command: o.Command}
+			Device: o.Device, Count: o.Count, Time: o.Time, Seed: o.Seed, Command: o.Command, Inputs: o.Inputs}
 		if cfg.Seed == 0 {
 			cfg.Seed = 1
 		}
