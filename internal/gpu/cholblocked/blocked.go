@@ -76,6 +76,7 @@ import (
 
 	"github.com/batchlas/batchlas/internal/core"
 	"github.com/batchlas/batchlas/internal/cuda"
+	"github.com/batchlas/batchlas/internal/gpu/batcharg"
 )
 
 //go:embed blocked.cu
@@ -270,29 +271,11 @@ func check(dt cuda.DType, uplo core.Uplo, n int, a cuda.DevicePtr, lda int, stri
 	if err := CanRun(dt, n, opt); err != nil {
 		return err
 	}
-	size := uintptr(dt.Size())
-	switch {
-	case !uplo.Valid():
-		return fmt.Errorf("%w: cholblocked: uplo %v", core.ErrArgument, uplo)
-	case count < 0 || count > math.MaxInt32:
-		return fmt.Errorf("%w: cholblocked: count = %d must be in [0, 2³¹)", core.ErrShape, count)
-	case lda < max(1, n) || lda > math.MaxInt32:
-		return fmt.Errorf("%w: cholblocked: lda = %d, must be in [max(1, n), 2³¹) = [%d, 2³¹)", core.ErrShape, lda, max(1, n))
-	case count > 1 && stride < int64(lda)*int64(n):
-		return fmt.Errorf("%w: cholblocked: stride = %d, must be at least lda·n = %d", core.ErrShape, stride, int64(lda)*int64(n))
-	case count > 0 && info == 0:
-		return fmt.Errorf("%w: cholblocked: info is a null pointer", core.ErrArgument)
-	case uintptr(info)%4 != 0:
-		return fmt.Errorf("%w: cholblocked: info = %#x is not 4-byte aligned", core.ErrArgument, uintptr(info))
+	if err := batcharg.Factor("cholblocked", dt, uplo, n, a, lda, stride, count, info); err != nil {
+		return err
 	}
 	if n == 0 || count == 0 {
 		return nil
-	}
-	switch {
-	case a == 0:
-		return fmt.Errorf("%w: cholblocked: a is a null pointer", core.ErrArgument)
-	case uintptr(a)%size != 0:
-		return fmt.Errorf("%w: cholblocked: a = %#x is not aligned to its %d-byte elements", core.ErrArgument, uintptr(a), size)
 	}
 	l := newLayout(dt, uplo, n, count, opt)
 	switch {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/batchlas/batchlas/internal/core"
 	"github.com/batchlas/batchlas/internal/cuda"
+	"github.com/batchlas/batchlas/internal/gpu/batcharg"
 )
 
 //go:embed posv.cu
@@ -250,7 +251,6 @@ func check(o operands) error {
 	if err := CanRun(o.dt, o.n); err != nil {
 		return err
 	}
-	size := uintptr(o.dt.Size())
 	n := max(1, o.n)
 	switch {
 	case !o.uplo.Valid():
@@ -276,22 +276,10 @@ func check(o operands) error {
 		return nil
 	}
 	// The kernels load whole elements; complex128 as one 16-byte access.
-	switch {
-	case o.a == 0:
-		return fmt.Errorf("%w: %s: a is a null pointer", core.ErrArgument, o.op)
-	case uintptr(o.a)%size != 0:
-		return fmt.Errorf("%w: %s: a = %#x is not aligned to its %d-byte elements", core.ErrArgument, o.op, uintptr(o.a), size)
+	if err := batcharg.Elements(o.op, "a", o.dt, o.a); err != nil || o.nrhs == 0 {
+		return err
 	}
-	if o.nrhs == 0 {
-		return nil
-	}
-	switch {
-	case o.b == 0:
-		return fmt.Errorf("%w: %s: b is a null pointer", core.ErrArgument, o.op)
-	case uintptr(o.b)%size != 0:
-		return fmt.Errorf("%w: %s: b = %#x is not aligned to its %d-byte elements", core.ErrArgument, o.op, uintptr(o.b), size)
-	}
-	return nil
+	return batcharg.Elements(o.op, "b", o.dt, o.b)
 }
 
 // Posv queues on s the solution of A·X = B for count Hermitian positive

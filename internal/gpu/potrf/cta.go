@@ -8,11 +8,11 @@ package potrf
 import (
 	_ "embed"
 	"fmt"
-	"math"
 	"sync"
 
 	"github.com/batchlas/batchlas/internal/core"
 	"github.com/batchlas/batchlas/internal/cuda"
+	"github.com/batchlas/batchlas/internal/gpu/batcharg"
 )
 
 //go:embed cta.cu
@@ -162,30 +162,7 @@ func checkCTA(dt cuda.DType, uplo core.Uplo, n int, a cuda.DevicePtr, lda int, s
 	if err := CanRunCTA(dt, n); err != nil {
 		return err
 	}
-	switch {
-	case !uplo.Valid():
-		return fmt.Errorf("%w: potrf: cta: uplo %v", core.ErrArgument, uplo)
-	case count < 0 || count > math.MaxInt32:
-		return fmt.Errorf("%w: potrf: cta: count = %d must be in [0, 2^31)", core.ErrShape, count)
-	case lda < max(1, n):
-		return fmt.Errorf("%w: potrf: cta: lda = %d, must be at least max(1, n) = %d", core.ErrShape, lda, max(1, n))
-	case count > 1 && stride < int64(lda)*int64(n):
-		return fmt.Errorf("%w: potrf: cta: stride = %d, must be at least lda·n = %d", core.ErrShape, stride, int64(lda)*int64(n))
-	case count > 0 && info == 0:
-		return fmt.Errorf("%w: potrf: cta: info is a null pointer", core.ErrArgument)
-	case uintptr(info)%4 != 0:
-		return fmt.Errorf("%w: potrf: cta: info = %#x is not 4-byte aligned", core.ErrArgument, uintptr(info))
-	}
-	if n == 0 || count == 0 {
-		return nil
-	}
-	switch {
-	case a == 0:
-		return fmt.Errorf("%w: potrf: cta: a is a null pointer", core.ErrArgument)
-	case uintptr(a)%uintptr(dt.Size()) != 0:
-		return fmt.Errorf("%w: potrf: cta: a = %#x is not aligned to its %d-byte elements", core.ErrArgument, uintptr(a), dt.Size())
-	}
-	return nil
+	return batcharg.Factor("potrf: cta", dt, uplo, n, a, lda, stride, count, info)
 }
 
 // ctaVector reports whether every Upper row may be moved as 16-byte

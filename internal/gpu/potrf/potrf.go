@@ -7,11 +7,11 @@ package potrf
 import (
 	_ "embed"
 	"fmt"
-	"math"
 	"sync"
 
 	"github.com/batchlas/batchlas/internal/core"
 	"github.com/batchlas/batchlas/internal/cuda"
+	"github.com/batchlas/batchlas/internal/gpu/batcharg"
 )
 
 //go:embed potrf.cu
@@ -127,37 +127,12 @@ func CanRun(dtype cuda.DType, n int) error {
 	return nil
 }
 
-// check validates Potrf's arguments; size is the element size in bytes.
+// check validates Potrf's arguments.
 func check(dt cuda.DType, uplo core.Uplo, n int, a cuda.DevicePtr, lda int, stride int64, count int, info cuda.DevicePtr) error {
 	if err := CanRun(dt, n); err != nil {
 		return err
 	}
-	size := uintptr(dt.Size())
-	switch {
-	case !uplo.Valid():
-		return fmt.Errorf("%w: potrf: uplo %v", core.ErrArgument, uplo)
-	case count < 0 || count > math.MaxInt32:
-		return fmt.Errorf("%w: potrf: count = %d must be in [0, 2^31)", core.ErrShape, count)
-	case lda < max(1, n):
-		return fmt.Errorf("%w: potrf: lda = %d, must be at least max(1, n) = %d", core.ErrShape, lda, max(1, n))
-	case count > 1 && stride < int64(lda)*int64(n):
-		return fmt.Errorf("%w: potrf: stride = %d, must be at least lda·n = %d", core.ErrShape, stride, int64(lda)*int64(n))
-	case count > 0 && info == 0:
-		return fmt.Errorf("%w: potrf: info is a null pointer", core.ErrArgument)
-	case uintptr(info)%4 != 0:
-		return fmt.Errorf("%w: potrf: info = %#x is not 4-byte aligned", core.ErrArgument, uintptr(info))
-	}
-	if n == 0 || count == 0 {
-		return nil
-	}
-	switch {
-	case a == 0:
-		return fmt.Errorf("%w: potrf: a is a null pointer", core.ErrArgument)
-	case uintptr(a)%size != 0:
-		// The kernel loads whole elements; complex128 as one 16-byte access.
-		return fmt.Errorf("%w: potrf: a = %#x is not aligned to its %d-byte elements", core.ErrArgument, uintptr(a), size)
-	}
-	return nil
+	return batcharg.Factor("potrf", dt, uplo, n, a, lda, stride, count, info)
 }
 
 // Potrf queues on s the Cholesky factorization of count Hermitian positive
