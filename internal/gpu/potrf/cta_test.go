@@ -78,19 +78,12 @@ func TestCTAArguments(t *testing.T) {
 		a, info       cuda.DevicePtr
 		want          error
 	}{
-		"n ≤ MaxN":        {cuda.Float32, core.Lower, 32, 32, 2, 32 * 32, a, info, core.ErrUnsupported},
-		"n > MaxCTA":      {cuda.Float32, core.Lower, 257, 257, 2, 257 * 257, a, info, core.ErrUnsupported},
-		"n > complex128":  {cuda.Complex128, core.Lower, 161, 161, 2, 161 * 161, a, info, core.ErrUnsupported},
-		"negative n":      {cuda.Float32, core.Lower, -1, 1, 2, 1, a, info, core.ErrShape},
-		"bad dtype":       {cuda.DType(7), core.Lower, 40, 40, 2, 1600, a, info, core.ErrArgument},
-		"bad uplo":        {cuda.Float32, core.Uplo(9), 40, 40, 2, 1600, a, info, core.ErrArgument},
-		"lda < n":         {cuda.Float32, core.Lower, 40, 39, 2, 1600, a, info, core.ErrShape},
-		"stride < lda·n":  {cuda.Float32, core.Upper, 40, 41, 2, 41*40 - 1, a, info, core.ErrShape},
-		"negative count":  {cuda.Float32, core.Lower, 40, 40, -1, 1600, a, info, core.ErrShape},
-		"null a":          {cuda.Float32, core.Lower, 40, 40, 2, 1600, 0, info, core.ErrArgument},
-		"null info":       {cuda.Float32, core.Lower, 40, 40, 2, 1600, a, 0, core.ErrArgument},
-		"misaligned a":    {cuda.Complex128, core.Lower, 40, 40, 2, 1600, a + 8, info, core.ErrArgument},
-		"misaligned info": {cuda.Float32, core.Lower, 40, 40, 2, 1600, a, info + 2, core.ErrArgument},
+		"n ≤ MaxN":             {cuda.Float32, core.Lower, 32, 32, 2, 32 * 32, a, info, core.ErrUnsupported},
+		"n > MaxCTA":           {cuda.Float32, core.Lower, 257, 257, 2, 257 * 257, a, info, core.ErrUnsupported},
+		"n > complex128":       {cuda.Complex128, core.Lower, 161, 161, 2, 161 * 161, a, info, core.ErrUnsupported},
+		"negative n":           {cuda.Float32, core.Lower, -1, 1, 2, 1, a, info, core.ErrShape},
+		"bad dtype":            {cuda.DType(7), core.Lower, 40, 40, 2, 1600, a, info, core.ErrArgument},
+		"null info (batcharg)": {cuda.Float32, core.Lower, 40, 40, 2, 1600, a, 0, core.ErrArgument},
 	} {
 		if err := checkCTA(tc.dt, tc.uplo, tc.n, tc.a, tc.lda, tc.stride, tc.count, tc.info); !errors.Is(err, tc.want) {
 			t.Errorf("%s: %v, want %v", name, err, tc.want)
