@@ -251,6 +251,33 @@ func (g *Gen) WithCond(n int, cond float64) *Mat {
 // whatever its precision or blocking.
 func (g *Gen) NotSPD(n, k int) *Mat { return NotSPDFrom(g.SPD(n, 10), k) }
 
+// Congruent returns D·A·Dᴴ for a random diagonal D, drawn from rng, of
+// moduli in [0.5, 2) (with random phases when cplx is set): Hermitian (up
+// to rounding off the diagonal, which is real) and positive definite when
+// A is, and a distinct matrix for each call at the cost of n² operations,
+// so a test batch can reuse a few O(n³) matrices.
+func Congruent(a *Mat, rng *rand.Rand, cplx bool) *Mat {
+	n := a.Rows
+	d := make([]complex128, n)
+	for i := range d {
+		d[i] = complex(0.5+1.5*rng.Float64(), 0)
+		if cplx {
+			d[i] *= cmplx.Rect(1, 2*math.Pi*rng.Float64())
+		}
+	}
+	r := New(n, n)
+	for j := range n {
+		for i := range n {
+			v := d[i] * a.At(i, j) * cmplx.Conj(d[j])
+			if i == j {
+				v = complex(real(v), 0)
+			}
+			r.Set(i, j, v)
+		}
+	}
+	return r
+}
+
 // NotSPDFrom returns a copy of the Hermitian positive definite A with
 // A(k,k) (1-based) lowered so that the k-th Cholesky pivot becomes −A(k,k)/2:
 // the leading minors of order below k stay as they were, the one of order k

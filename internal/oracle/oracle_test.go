@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/cmplx"
+	"math/rand/v2"
 	"testing"
 
 	"gonum.org/v1/gonum/blas"
@@ -399,5 +400,31 @@ func TestStridedRoundTrip(t *testing.T) {
 	type named float32
 	if ToComplex(named(2)) != 2 || FromComplex[named](3) != 3 {
 		t.Error("named scalar conversion")
+	}
+}
+
+func TestCongruent(t *testing.T) {
+	for _, cplx := range []bool{false, true} {
+		a := NewGen(5, cplx).SPD(12, 100)
+		rng := rand.New(rand.NewPCG(1, 2))
+		b, c := Congruent(a, rng, cplx), Congruent(a, rng, cplx)
+		if _, info := Potrf(core.Lower, b); info != 0 {
+			t.Errorf("complex %v: D·A·Dᴴ is not positive definite (info %d)", cplx, info)
+		}
+		same := true
+		for j := range 12 {
+			for i := range 12 {
+				if v, w := b.At(i, j), cmplx.Conj(b.At(j, i)); cmplx.Abs(v-w) > 1e-15*cmplx.Abs(v) {
+					t.Fatalf("complex %v: (%d,%d) = %v, conj of (%d,%d) = %v", cplx, i, j, v, j, i, w)
+				}
+				if i == j && imag(b.At(i, i)) != 0 {
+					t.Errorf("complex %v: diagonal %d = %v", cplx, i, b.At(i, i))
+				}
+				same = same && b.At(i, j) == c.At(i, j)
+			}
+		}
+		if same {
+			t.Errorf("complex %v: two calls gave the same matrix", cplx)
+		}
 	}
 }

@@ -567,31 +567,6 @@ func poolFor[T core.Scalar](n int) []*oracle.Mat {
 	return pool
 }
 
-// scaled returns D·A·Dᴴ for a random diagonal D of moduli in [0.5, 2) (and
-// random phases for complex data): positive definite when A is, and a
-// distinct matrix for each call at the cost of n² operations.
-func scaled(a *oracle.Mat, rng *rand.Rand, cplx bool) *oracle.Mat {
-	n := a.Rows
-	d := make([]complex128, n)
-	for i := range d {
-		d[i] = complex(0.5+1.5*rng.Float64(), 0)
-		if cplx {
-			d[i] *= cmplx.Rect(1, 2*math.Pi*rng.Float64())
-		}
-	}
-	r := oracle.New(n, n)
-	for j := range n {
-		for i := range n {
-			v := d[i] * a.At(i, j) * cmplx.Conj(d[j])
-			if i == j {
-				v = complex(real(v), 0)
-			}
-			r.Set(i, j, v)
-		}
-	}
-	return r
-}
-
 // failAt is the 1-based column where the r-th failing item of a batch of
 // order n fails: in the first three panels of width nb, at and next to
 // their edges, and at the ends.
@@ -618,12 +593,12 @@ func mixedBatch[T core.Scalar](n, count int, uplo core.Uplo, seed uint64, nb int
 	pool := poolFor[T](n)
 	items := make([]item, count)
 	for b := range count {
-		m := scaled(pool[b%4], rng, cplx)
+		m := oracle.Congruent(pool[b%4], rng, cplx)
 		it := item{kind: "spd"}
 		r := b / 5
 		switch b % 5 {
 		case 1:
-			m, it = scaled(pool[4+r%2], rng, cplx), item{kind: "illcond"}
+			m, it = oracle.Congruent(pool[4+r%2], rng, cplx), item{kind: "illcond"}
 		case 2:
 			k := failAt(n, nb, r)
 			m, it = oracle.NotSPDFrom(m, k), item{"notspd", k}

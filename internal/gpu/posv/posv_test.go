@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"math"
-	"math/cmplx"
 	"math/rand/v2"
 	"slices"
 	"sort"
@@ -227,31 +226,6 @@ func asBytes[E any](s []E) []byte {
 	return unsafe.Slice((*byte)(unsafe.Pointer(&s[0])), len(s)*int(unsafe.Sizeof(s[0])))
 }
 
-// scaled returns D·A·Dᴴ for a random diagonal D of moduli in [0.5, 2) (and
-// random phases for complex data): Hermitian positive definite when A is,
-// and a distinct matrix for each call at the cost of n² operations.
-func scaled(a *oracle.Mat, rng *rand.Rand, cplx bool) *oracle.Mat {
-	n := a.Rows
-	d := make([]complex128, n)
-	for i := range d {
-		d[i] = complex(0.5+1.5*rng.Float64(), 0)
-		if cplx {
-			d[i] *= cmplx.Rect(1, 2*math.Pi*rng.Float64())
-		}
-	}
-	r := oracle.New(n, n)
-	for j := range n {
-		for i := range n {
-			v := d[i] * a.At(i, j) * cmplx.Conj(d[j])
-			if i == j {
-				v = complex(real(v), 0)
-			}
-			r.Set(i, j, v)
-		}
-	}
-	return r
-}
-
 // item is one matrix of a test batch and the info its construction promises.
 type item struct {
 	kind string
@@ -280,12 +254,12 @@ func mixedBatch[T core.Scalar](n, count int, uplo core.Uplo, seed uint64) (core.
 	illPool := []*oracle.Mat{gen.SPD(n, ill), gen.SPD(n, ill)}
 	items := make([]item, count)
 	for b := range count {
-		m := scaled(pool[b%len(pool)], rng, cplx)
+		m := oracle.Congruent(pool[b%len(pool)], rng, cplx)
 		it := item{kind: "spd"}
 		r := b / 10
 		switch b % 10 {
 		case 6:
-			m, it = scaled(illPool[r%2], rng, cplx), item{kind: "illcond"}
+			m, it = oracle.Congruent(illPool[r%2], rng, cplx), item{kind: "illcond"}
 		case 7:
 			k := 1 + r%n
 			m, it = oracle.NotSPDFrom(m, k), item{"notspd", k}
@@ -731,7 +705,7 @@ func timePosv[T core.Scalar](t *testing.T, tm timing, n int) {
 	}
 	hostA := core.Strided[T]{Data: make([]T, count*n*n), Rows: n, Cols: n, LD: n, Stride: n * n, Count: count}
 	for b := range count {
-		oracle.Store(hostA, b, scaled(pool[b%len(pool)], rng, core.IsComplex[T]()))
+		oracle.Store(hostA, b, oracle.Congruent(pool[b%len(pool)], rng, core.IsComplex[T]()))
 	}
 	size := int64(unsafe.Sizeof(hostA.Data[0]))
 	bytesA := int64(len(hostA.Data)) * size

@@ -273,24 +273,24 @@ func testPotrfCTAFailures[T core.Scalar](t *testing.T, s *cuda.Stream) {
 		var mats []*oracle.Mat
 		var items []item
 		good := func() {
-			mats = append(mats, scaled(base, rng, core.IsComplex[T]()))
+			mats = append(mats, oracle.Congruent(base, rng, core.IsComplex[T]()))
 			items = append(items, item{kind: "spd"})
 		}
 		good()
 		for _, k := range []int{1, 2, nb, nb + 1, 2 * nb, 2*nb + 1, n/2 + 1, n - 1, n} {
-			mats = append(mats, oracle.NotSPDFrom(scaled(base, rng, core.IsComplex[T]()), k))
+			mats = append(mats, oracle.NotSPDFrom(oracle.Congruent(base, rng, core.IsComplex[T]()), k))
 			items = append(items, item{"notspd", k})
 			good()
 		}
 		for _, j := range []int{nb - 1, nb, n - 1} {
-			m := scaled(base, rng, core.IsComplex[T]())
+			m := oracle.Congruent(base, rng, core.IsComplex[T]())
 			oracle.PlantNaN(m, j, j)
 			mats = append(mats, m)
 			items = append(items, item{"nan", j + 1})
 			good()
 		}
 		for _, ij := range [][2]int{{nb, nb - 1}, {n - 1, 0}, {n - 1, n - 2}} {
-			m := scaled(base, rng, core.IsComplex[T]())
+			m := oracle.Congruent(base, rng, core.IsComplex[T]())
 			oracle.PlantNaN(m, ij[0], ij[1])
 			oracle.PlantNaN(m, ij[1], ij[0])
 			mats = append(mats, m)
@@ -488,7 +488,7 @@ func timeCTA[T core.Scalar](t *testing.T, s *cuda.Stream, sv *cuda.Solver, flush
 	}
 	host := core.Strided[T]{Data: make([]T, count*n*n), Rows: n, Cols: n, LD: n, Stride: n * n, Count: count}
 	for b := range count {
-		oracle.Store(host, b, scaled(pool[b%len(pool)], rng, false))
+		oracle.Store(host, b, oracle.Congruent(pool[b%len(pool)], rng, false))
 	}
 	bytesPerCall := int64(len(host.Data)) * int64(unsafe.Sizeof(host.Data[0]))
 
