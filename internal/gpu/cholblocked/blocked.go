@@ -77,13 +77,14 @@ import (
 	"github.com/batchlas/batchlas/internal/core"
 	"github.com/batchlas/batchlas/internal/cuda"
 	"github.com/batchlas/batchlas/internal/gpu/batcharg"
+	"github.com/batchlas/batchlas/internal/gpu/scalar"
 )
 
 //go:embed blocked.cu
 var code string
 
-// Source is the embedded blocked.cu.
-var Source = cuda.Source{Name: "blocked.cu", Code: code}
+// Source is the embedded blocked.cu behind the scalar prelude (internal/gpu/scalar).
+var Source = scalar.Source("blocked.cu", code)
 
 // Precision selects the arithmetic of the outer trailing updates.
 type Precision int

@@ -16,13 +16,14 @@ import (
 	"github.com/batchlas/batchlas/internal/core"
 	"github.com/batchlas/batchlas/internal/cuda"
 	"github.com/batchlas/batchlas/internal/gpu/batcharg"
+	"github.com/batchlas/batchlas/internal/gpu/scalar"
 )
 
 //go:embed posv.cu
 var code string
 
-// Source is the embedded posv.cu.
-var Source = cuda.Source{Name: "posv.cu", Code: code}
+// Source is the embedded posv.cu behind the scalar prelude (internal/gpu/scalar).
+var Source = scalar.Source("posv.cu", code)
 
 // MaxN is the largest order the kernels take, for every type: potrf's
 // register-resident factorization, whose row of the factor they share.

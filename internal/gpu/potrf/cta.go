@@ -18,9 +18,10 @@ import (
 //go:embed cta.cu
 var ctaCode string
 
-// CTASource is potrf.cu followed by cta.cu: the CTA kernels use potrf.cu's
-// scalar helpers, and compile errors point at cta.cu's own lines.
-var CTASource = cuda.Source{Name: "cta.cu", Code: code + "\n#line 1 \"cta.cu\"\n" + ctaCode}
+// CTASource is Source (the scalar prelude and potrf.cu) followed by cta.cu:
+// the CTA kernels use potrf.cu's helpers too, and compile errors point at
+// cta.cu's own lines.
+var CTASource = cuda.Source{Name: "cta.cu", Code: Source.Code + "\n#line 1 \"cta.cu\"\n" + ctaCode}
 
 // MaxCTA is the largest order the CTA tier factors for any type (float32);
 // MaxCTAFor gives each type's limit.

@@ -15,6 +15,7 @@ import (
 	"github.com/batchlas/batchlas/internal/conformance"
 	"github.com/batchlas/batchlas/internal/core"
 	"github.com/batchlas/batchlas/internal/cuda"
+	"github.com/batchlas/batchlas/internal/gpu/scalar"
 	"github.com/batchlas/batchlas/internal/oracle"
 )
 
@@ -60,8 +61,8 @@ func TestCTAShape(t *testing.T) {
 	if got := len(CTAKernelNames()); got != 2*(7+6+6+4) {
 		t.Errorf("%d CTA kernel names, want 46", got)
 	}
-	if !strings.HasPrefix(CTASource.Code, code) || !strings.Contains(CTASource.Code, "potrf_cta") {
-		t.Error("CTASource is not potrf.cu followed by cta.cu")
+	if !strings.HasPrefix(CTASource.Code, Source.Code) || !strings.Contains(CTASource.Code, "potrf_cta") || !strings.HasPrefix(Source.Code, scalar.Prelude()) {
+		t.Error("CTASource is not the prelude, potrf.cu and cta.cu")
 	}
 }
 

@@ -12,13 +12,14 @@ import (
 	"github.com/batchlas/batchlas/internal/core"
 	"github.com/batchlas/batchlas/internal/cuda"
 	"github.com/batchlas/batchlas/internal/gpu/batcharg"
+	"github.com/batchlas/batchlas/internal/gpu/scalar"
 )
 
 //go:embed potrf.cu
 var code string
 
-// Source is the embedded potrf.cu.
-var Source = cuda.Source{Name: "potrf.cu", Code: code}
+// Source is the embedded potrf.cu behind the scalar prelude (internal/gpu/scalar).
+var Source = scalar.Source("potrf.cu", code)
 
 // MaxN is the largest order the register-resident kernel factors, for every
 // type. Complex double at n = 32 holds 32 complex values per lane (128

@@ -1,0 +1,94 @@
+// scalar.cuh: the element types and scalar helpers every native kernel
+// source starts with (internal/gpu/scalar prepends it): the complex types,
+// their real parts and conjugates, and the multiply-adds written as explicit
+// fused multiply-adds, so every kernel rounds a product the same way (the
+// fused solves must reproduce the factor of the Cholesky kernels bit for
+// bit). All are inline; a kernel pays only for what it uses.
+
+struct alignas(8) cfloat {
+    float re, im;
+};
+struct alignas(16) cdouble {
+    double re, im;
+};
+
+template <typename T> struct real_of;
+template <> struct real_of<float> { using type = float; };
+template <> struct real_of<double> { using type = double; };
+template <> struct real_of<cfloat> { using type = float; };
+template <> struct real_of<cdouble> { using type = double; };
+
+__device__ __forceinline__ float re(float x) { return x; }
+__device__ __forceinline__ double re(double x) { return x; }
+__device__ __forceinline__ float re(cfloat x) { return x.re; }
+__device__ __forceinline__ double re(cdouble x) { return x.re; }
+
+template <typename T> __device__ __forceinline__ T from_real(typename real_of<T>::type x);
+template <> __device__ __forceinline__ float from_real<float>(float x) { return x; }
+template <> __device__ __forceinline__ double from_real<double>(double x) { return x; }
+template <> __device__ __forceinline__ cfloat from_real<cfloat>(float x) { return cfloat{x, 0.0f}; }
+template <> __device__ __forceinline__ cdouble from_real<cdouble>(double x) { return cdouble{x, 0.0}; }
+
+__device__ __forceinline__ float conj_(float x) { return x; }
+__device__ __forceinline__ double conj_(double x) { return x; }
+__device__ __forceinline__ cfloat conj_(cfloat x) { return cfloat{x.re, -x.im}; }
+__device__ __forceinline__ cdouble conj_(cdouble x) { return cdouble{x.re, -x.im}; }
+
+__device__ __forceinline__ float sub(float x, float y) { return x - y; }
+__device__ __forceinline__ double sub(double x, double y) { return x - y; }
+__device__ __forceinline__ cfloat sub(cfloat x, cfloat y) { return cfloat{x.re - y.re, x.im - y.im}; }
+__device__ __forceinline__ cdouble sub(cdouble x, cdouble y) { return cdouble{x.re - y.re, x.im - y.im}; }
+
+__device__ __forceinline__ float add(float x, float y) { return x + y; }
+__device__ __forceinline__ double add(double x, double y) { return x + y; }
+__device__ __forceinline__ cfloat add(cfloat x, cfloat y) { return cfloat{x.re + y.re, x.im + y.im}; }
+__device__ __forceinline__ cdouble add(cdouble x, cdouble y) { return cdouble{x.re + y.re, x.im + y.im}; }
+
+__device__ __forceinline__ float scale(float x, float s) { return x * s; }
+__device__ __forceinline__ double scale(double x, double s) { return x * s; }
+__device__ __forceinline__ cfloat scale(cfloat x, float s) { return cfloat{x.re * s, x.im * s}; }
+__device__ __forceinline__ cdouble scale(cdouble x, double s) { return cdouble{x.re * s, x.im * s}; }
+
+// x − l·conj(b), with explicit fused multiply-adds so the rounding is fixed.
+__device__ __forceinline__ float sub_mul_conj(float x, float l, float b) { return fmaf(-l, b, x); }
+__device__ __forceinline__ double sub_mul_conj(double x, double l, double b) { return fma(-l, b, x); }
+__device__ __forceinline__ cfloat sub_mul_conj(cfloat x, cfloat l, cfloat b) {
+    // l·conj(b) = (l.re·b.re + l.im·b.im) + i(l.im·b.re − l.re·b.im)
+    return cfloat{fmaf(-l.im, b.im, fmaf(-l.re, b.re, x.re)), fmaf(l.re, b.im, fmaf(-l.im, b.re, x.im))};
+}
+__device__ __forceinline__ cdouble sub_mul_conj(cdouble x, cdouble l, cdouble b) {
+    return cdouble{fma(-l.im, b.im, fma(-l.re, b.re, x.re)), fma(l.re, b.im, fma(-l.im, b.re, x.im))};
+}
+
+// x + l·conj(b).
+__device__ __forceinline__ float add_mul_conj(float x, float l, float b) { return fmaf(l, b, x); }
+__device__ __forceinline__ double add_mul_conj(double x, double l, double b) { return fma(l, b, x); }
+__device__ __forceinline__ cfloat add_mul_conj(cfloat x, cfloat l, cfloat b) {
+    return cfloat{fmaf(l.im, b.im, fmaf(l.re, b.re, x.re)), fmaf(-l.re, b.im, fmaf(l.im, b.re, x.im))};
+}
+__device__ __forceinline__ cdouble add_mul_conj(cdouble x, cdouble l, cdouble b) {
+    return cdouble{fma(l.im, b.im, fma(l.re, b.re, x.re)), fma(-l.re, b.im, fma(l.im, b.re, x.im))};
+}
+
+// x − l·b (no conjugation).
+__device__ __forceinline__ float sub_mul(float x, float l, float b) { return fmaf(-l, b, x); }
+__device__ __forceinline__ double sub_mul(double x, double l, double b) { return fma(-l, b, x); }
+__device__ __forceinline__ cfloat sub_mul(cfloat x, cfloat l, cfloat b) {
+    return cfloat{fmaf(l.im, b.im, fmaf(-l.re, b.re, x.re)), fmaf(-l.im, b.re, fmaf(-l.re, b.im, x.im))};
+}
+__device__ __forceinline__ cdouble sub_mul(cdouble x, cdouble l, cdouble b) {
+    return cdouble{fma(l.im, b.im, fma(-l.re, b.re, x.re)), fma(-l.im, b.re, fma(-l.re, b.im, x.im))};
+}
+
+// x + l·b (no conjugation).
+__device__ __forceinline__ float add_mul(float x, float l, float b) { return fmaf(l, b, x); }
+__device__ __forceinline__ double add_mul(double x, double l, double b) { return fma(l, b, x); }
+__device__ __forceinline__ cfloat add_mul(cfloat x, cfloat l, cfloat b) {
+    return cfloat{fmaf(-l.im, b.im, fmaf(l.re, b.re, x.re)), fmaf(l.im, b.re, fmaf(l.re, b.im, x.im))};
+}
+__device__ __forceinline__ cdouble add_mul(cdouble x, cdouble l, cdouble b) {
+    return cdouble{fma(-l.im, b.im, fma(l.re, b.re, x.re)), fma(l.im, b.re, fma(l.re, b.im, x.im))};
+}
+
+__device__ __forceinline__ float rsqrt_(float x) { return rsqrtf(x); }
+__device__ __forceinline__ double rsqrt_(double x) { return rsqrt(x); }
