@@ -100,6 +100,34 @@ func parseOp(fs *flag.FlagSet, args []string) (op string, extra []string, err er
 	return strings.ToLower(op), extra, nil
 }
 
+// opAndGrid parses `batchlas CMD OP [flags]`, as route and tune take it:
+// the op, then its key flags as a grid. When the command line is wrong (or
+// asks for help) it has written why to stderr, and done is set with the
+// exit code.
+func opAndGrid(cmd string, fs *flag.FlagSet, kf *keyFlags, args []string, stderr io.Writer) (op *route.Op, g tune.Grid, code int, done bool) {
+	usageErr := func(format string, a ...any) (*route.Op, tune.Grid, int, bool) {
+		fmt.Fprintf(stderr, "batchlas "+cmd+": "+format+"\n", a...)
+		return nil, tune.Grid{}, exitUsage, true
+	}
+	name, extra, err := parseOp(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, tune.Grid{}, exitOK, true
+		}
+		return nil, tune.Grid{}, exitUsage, true
+	}
+	if len(extra) > 0 {
+		return usageErr("unexpected argument %q (flags go after the op)", extra[0])
+	}
+	if op, err = lookupOp(name); err != nil {
+		return usageErr("%v", err)
+	}
+	if g, err = kf.grid(fs); err != nil {
+		return usageErr("%v", err)
+	}
+	return op, g, 0, false
+}
+
 func lookupOp(name string) (*route.Op, error) {
 	var names []string
 	for _, op := range route.Builtin() {
@@ -219,23 +247,9 @@ func routeWith(r *route.Router, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "batchlas route: "+format+"\n", a...)
 		return exitUsage
 	}
-	name, extra, err := parseOp(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
-	}
-	if len(extra) > 0 {
-		return usageErr("unexpected argument %q (flags go after the op)", extra[0])
-	}
-	op, err := lookupOp(name)
-	if err != nil {
-		return usageErr("%v", err)
-	}
-	g, err := kf.grid(fs)
-	if err != nil {
-		return usageErr("%v", err)
+	op, g, code, done := opAndGrid("route", fs, &kf, args, stderr)
+	if done {
+		return code
 	}
 	if err := g.Validate(op); err != nil {
 		return usageErr("%v", err)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -87,23 +86,9 @@ func runTune(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "batchlas tune: "+format+"\n", a...)
 		return exitUsage
 	}
-	name, extra, err := parseOp(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
-	}
-	if len(extra) > 0 {
-		return usageErr("unexpected argument %q (flags go after the op)", extra[0])
-	}
-	op, err := lookupOp(name)
-	if err != nil {
-		return usageErr("%v", err)
-	}
-	g, err := o.keys.grid(fs)
-	if err != nil {
-		return usageErr("%v", err)
+	op, g, code, done := opAndGrid("tune", fs, &o.keys, args, stderr)
+	if done {
+		return code
 	}
 	g.MaxMiB = o.maxMiB
 	if o.inputs != "" && (o.inputs != "gpumode" || op.Name != "potrf") {
