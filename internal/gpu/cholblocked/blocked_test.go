@@ -19,6 +19,7 @@ import (
 	"github.com/batchlas/batchlas/internal/conformance"
 	"github.com/batchlas/batchlas/internal/core"
 	"github.com/batchlas/batchlas/internal/cuda"
+	"github.com/batchlas/batchlas/internal/gpu/gputest"
 	"github.com/batchlas/batchlas/internal/oracle"
 )
 
@@ -1111,43 +1112,21 @@ type engine[T core.Scalar] struct {
 }
 
 func (g engine[T]) Potrf(uplo core.Uplo, a core.Strided[T], info []int32) error {
-	var z T
-	size := int64(unsafe.Sizeof(z))
-	c := g.e.s.Context()
-	pa, err := c.Alloc(max(int64(len(a.Data))*size, 256))
-	if err != nil {
-		return err
-	}
-	defer c.Free(pa)
-	pi, err := c.Alloc(max(int64(len(info))*4, 256))
-	if err != nil {
-		return err
-	}
-	defer c.Free(pi)
 	bytes, err := WorkspaceSize(cuda.DTypeOf[T](), uplo, a.Rows, a.Count, g.opt)
 	if err != nil {
 		return err
 	}
 	ws := Workspace{Bytes: bytes}
 	if bytes > 0 {
+		c := g.e.s.Context()
 		if ws.Ptr, err = c.Alloc(bytes); err != nil {
 			return err
 		}
 		defer c.Free(ws.Ptr)
 	}
-	if err := cuda.Upload(g.e.s, pa, a.Data); err != nil {
-		return err
-	}
-	if err := cuda.Upload(g.e.s, pi, info); err != nil {
-		return err
-	}
-	if err := Potrf[T](g.e.s, g.e.blas, uplo, a.Rows, pa, a.LD, int64(a.Stride), a.Count, pi, ws, g.opt); err != nil {
-		return err
-	}
-	if err := cuda.Download(g.e.s, a.Data, pa); err != nil {
-		return err
-	}
-	return cuda.Download(g.e.s, info, pi)
+	return gputest.OnDevice[T](g.e.s, func(p []cuda.DevicePtr) error {
+		return Potrf[T](g.e.s, g.e.blas, uplo, a.Rows, p[0], a.LD, int64(a.Stride), a.Count, p[1], ws, g.opt)
+	}, a.Data, info)
 }
 
 // TestConformance runs the shared Potrf suite (random, ill-conditioned, not

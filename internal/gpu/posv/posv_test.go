@@ -16,6 +16,7 @@ import (
 	"github.com/batchlas/batchlas/internal/conformance"
 	"github.com/batchlas/batchlas/internal/core"
 	"github.com/batchlas/batchlas/internal/cuda"
+	"github.com/batchlas/batchlas/internal/gpu/gputest"
 	"github.com/batchlas/batchlas/internal/gpu/potrf"
 	"github.com/batchlas/batchlas/internal/oracle"
 )
@@ -548,63 +549,14 @@ func posvCase[T core.Scalar](t *testing.T, s *cuda.Stream, uplo core.Uplo, n, co
 // kernels.
 type engine[T core.Scalar] struct{ s *cuda.Stream }
 
-// device copies host batches in, runs fn on their device copies, and copies
-// them back.
-func (e engine[T]) device(fn func(ptrs []cuda.DevicePtr) error, host ...any) error {
-	c := e.s.Context()
-	ptrs := make([]cuda.DevicePtr, len(host))
-	size := func(h any) int64 {
-		switch v := h.(type) {
-		case []T:
-			return int64(len(v)) * int64(unsafe.Sizeof(*new(T)))
-		case []int32:
-			return int64(len(v)) * 4
-		}
-		panic("engine: host operand of unknown type")
-	}
-	for i, h := range host {
-		p, err := c.Alloc(max(size(h), 256))
-		if err != nil {
-			return err
-		}
-		defer c.Free(p)
-		ptrs[i] = p
-		switch v := h.(type) {
-		case []T:
-			err = cuda.Upload(e.s, p, v)
-		case []int32:
-			err = cuda.Upload(e.s, p, v)
-		}
-		if err != nil {
-			return err
-		}
-	}
-	if err := fn(ptrs); err != nil {
-		return err
-	}
-	for i, h := range host {
-		var err error
-		switch v := h.(type) {
-		case []T:
-			err = cuda.Download(e.s, v, ptrs[i])
-		case []int32:
-			err = cuda.Download(e.s, v, ptrs[i])
-		}
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 func (e engine[T]) Potrs(uplo core.Uplo, a, b core.Strided[T]) error {
-	return e.device(func(p []cuda.DevicePtr) error {
+	return gputest.OnDevice[T](e.s, func(p []cuda.DevicePtr) error {
 		return Potrs[T](e.s, uplo, a.Rows, b.Cols, p[0], a.LD, int64(a.Stride), p[1], b.LD, int64(b.Stride), a.Count)
 	}, a.Data, b.Data)
 }
 
 func (e engine[T]) Posv(uplo core.Uplo, a, b core.Strided[T], info []int32) error {
-	return e.device(func(p []cuda.DevicePtr) error {
+	return gputest.OnDevice[T](e.s, func(p []cuda.DevicePtr) error {
 		return Posv[T](e.s, uplo, a.Rows, b.Cols, p[0], a.LD, int64(a.Stride), p[1], b.LD, int64(b.Stride), a.Count, p[2])
 	}, a.Data, b.Data, info)
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/batchlas/batchlas/internal/conformance"
 	"github.com/batchlas/batchlas/internal/core"
 	"github.com/batchlas/batchlas/internal/cuda"
+	"github.com/batchlas/batchlas/internal/gpu/gputest"
 	"github.com/batchlas/batchlas/internal/oracle"
 )
 
@@ -472,32 +473,9 @@ func testChecks[T core.Scalar](t *testing.T) {
 type engine[T core.Scalar] struct{ s *cuda.Stream }
 
 func (e engine[T]) Potrf(uplo core.Uplo, a core.Strided[T], info []int32) error {
-	var z T
-	size := int64(unsafe.Sizeof(z))
-	c := e.s.Context()
-	pa, err := c.Alloc(max(int64(len(a.Data))*size, 256))
-	if err != nil {
-		return err
-	}
-	defer c.Free(pa)
-	pi, err := c.Alloc(max(int64(len(info))*4, 256))
-	if err != nil {
-		return err
-	}
-	defer c.Free(pi)
-	if err := cuda.Upload(e.s, pa, a.Data); err != nil {
-		return err
-	}
-	if err := cuda.Upload(e.s, pi, info); err != nil {
-		return err
-	}
-	if err := Potrf[T](e.s, uplo, a.Rows, pa, a.LD, int64(a.Stride), a.Count, pi); err != nil {
-		return err
-	}
-	if err := cuda.Download(e.s, a.Data, pa); err != nil {
-		return err
-	}
-	return cuda.Download(e.s, info, pi)
+	return gputest.OnDevice[T](e.s, func(p []cuda.DevicePtr) error {
+		return Potrf[T](e.s, uplo, a.Rows, p[0], a.LD, int64(a.Stride), a.Count, p[1])
+	}, a.Data, info)
 }
 
 // TestConformance runs the shared Potrf suite (random, ill-conditioned, not
