@@ -452,7 +452,7 @@ func testPlanEmulated[T core.Scalar](t *testing.T) {
 				out, info := result(e, in)
 				var errs []string
 				report := func(format string, args ...any) { errs = append(errs, fmt.Sprintf(format, args...)) }
-				worst := checkFactors(report, uplo, in, items, out, info)
+				worst := gputest.CheckFactors(report, uplo, in, items, out, info)
 				if len(errs) > 0 {
 					t.Errorf("%s: %s", name, strings.Join(errs, "\n\t"))
 				}
@@ -481,11 +481,11 @@ func testChecks[T core.Scalar](t *testing.T) {
 		out, info := result(e, in)
 		var got []string
 		report := func(format string, args ...any) { got = append(got, fmt.Sprintf(format, args...)) }
-		if checkFactors(report, uplo, in, items, out, info); len(got) > 0 {
+		if gputest.CheckFactors(report, uplo, in, items, out, info); len(got) > 0 {
 			t.Fatalf("%v: the emulator fails the checks: %q", uplo, got)
 		}
-		good := slices.IndexFunc(items, func(it item) bool { return it.kind == "spd" })
-		bad := slices.IndexFunc(items, func(it item) bool { return it.kind == "notspd" && it.info > nb && it.info < n })
+		good := slices.IndexFunc(items, func(it gputest.Item) bool { return it.Kind == "spd" })
+		bad := slices.IndexFunc(items, func(it gputest.Item) bool { return it.Kind == "notspd" && it.Info > nb && it.Info < n })
 		if good < 0 || bad < 0 {
 			t.Fatalf("no good or no failing item in the 2nd panel: %+v", items)
 		}
@@ -525,7 +525,7 @@ func testChecks[T core.Scalar](t *testing.T) {
 			o, i := oracle.Clone(out), slices.Clone(info)
 			edit(o, i)
 			got = nil
-			checkFactors(report, uplo, in, items, o, i)
+			gputest.CheckFactors(report, uplo, in, items, o, i)
 			if len(got) == 0 {
 				t.Errorf("%v: planted %q was not reported", uplo, plant)
 			}
@@ -534,12 +534,6 @@ func testChecks[T core.Scalar](t *testing.T) {
 }
 
 // ---- test matrices and checks, shared by the emulator and GPU tests ----
-
-// item is one matrix of a test batch and the info its construction promises.
-type item struct {
-	kind string
-	info int
-}
 
 // spdPool caches random positive definite matrices per order and field:
 // making one of order 600 costs about a second.
@@ -586,31 +580,31 @@ func failAt(n, nb, r int) int {
 // definite (failing in the first three panels) and NaN items (on and off
 // the diagonal) spread over it. Complex diagonals get a non-zero imaginary
 // part, which Potrf must ignore.
-func mixedBatch[T core.Scalar](n, count int, uplo core.Uplo, seed uint64, nb int) (core.Strided[T], []item) {
+func mixedBatch[T core.Scalar](n, count int, uplo core.Uplo, seed uint64, nb int) (core.Strided[T], []gputest.Item) {
 	lda := n + 1 + n%3
 	a := oracle.NewStridedLayout[T](n, n, count, lda, lda*n+3+n%5)
 	cplx := core.IsComplex[T]()
 	rng := rand.New(rand.NewPCG(seed, 77))
 	pool := poolFor[T](n)
-	items := make([]item, count)
+	items := make([]gputest.Item, count)
 	for b := range count {
 		m := oracle.Congruent(pool[b%4], rng, cplx)
-		it := item{kind: "spd"}
+		it := gputest.Item{Kind: "spd"}
 		r := b / 5
 		switch b % 5 {
 		case 1:
-			m, it = oracle.Congruent(pool[4+r%2], rng, cplx), item{kind: "illcond"}
+			m, it = oracle.Congruent(pool[4+r%2], rng, cplx), gputest.Item{Kind: "illcond"}
 		case 2:
 			k := failAt(n, nb, r)
-			m, it = oracle.NotSPDFrom(m, k), item{"notspd", k}
+			m, it = oracle.NotSPDFrom(m, k), gputest.Item{Kind: "notspd", Info: k}
 		case 3:
 			j := failAt(n, nb, r+3) - 1
 			oracle.PlantNaN(m, j, j)
-			it = item{"nan", j + 1}
+			it = gputest.Item{Kind: "nan", Info: j + 1}
 		case 4:
 			if n == 1 {
 				oracle.PlantNaN(m, 0, 0)
-				it = item{"nan", 1}
+				it = gputest.Item{Kind: "nan", Info: 1}
 				break
 			}
 			// A NaN in row i, column j < i of L spoils pivot i first.
@@ -618,7 +612,7 @@ func mixedBatch[T core.Scalar](n, count int, uplo core.Uplo, seed uint64, nb int
 			j := (r * 37) % i
 			oracle.PlantNaN(m, i, j)
 			oracle.PlantNaN(m, j, i)
-			it = item{"nan:offdiag", i + 1}
+			it = gputest.Item{Kind: "nan:offdiag", Info: i + 1}
 		}
 		if cplx {
 			for i := range n {
@@ -630,164 +624,6 @@ func mixedBatch[T core.Scalar](n, count int, uplo core.Uplo, seed uint64, nb int
 		items[b] = it
 	}
 	return a, items
-}
-
-// machineEps is the machine epsilon of T's precision (2⁻²³ or 2⁻⁵²), the
-// eps of the bound ‖A − L·Lᴴ‖₁ ≤ 20·n·eps·‖A‖₁.
-func machineEps[T core.Scalar]() float64 { return 2 * core.Eps[T]() }
-
-// lowerOf reads the leading k×k block of matrix b of s in L's orientation,
-// row-major (element (i, c) at i·k + c, c ≤ i), from its uplo triangle;
-// the diagonal's imaginary part is dropped when real is set.
-func lowerOf[T core.Scalar, E float64 | complex128](s core.Strided[T], b int, uplo core.Uplo, k int, realDiag bool) []E {
-	out := make([]E, k*k)
-	for i := range k {
-		for c := 0; c <= i; c++ {
-			var z complex128
-			if uplo == core.Lower {
-				z = oracle.ToComplex(s.Data[b*s.Stride+i+c*s.LD])
-			} else {
-				z = cmplx.Conj(oracle.ToComplex(s.Data[b*s.Stride+c+i*s.LD]))
-			}
-			if realDiag && i == c {
-				z = complex(real(z), 0)
-			}
-			var e E
-			switch p := any(&e).(type) {
-			case *float64:
-				*p = real(z)
-			case *complex128:
-				*p = z
-			}
-			out[i*k+c] = e
-		}
-	}
-	return out
-}
-
-func abs[E float64 | complex128](v E) float64 {
-	switch x := any(v).(type) {
-	case float64:
-		return math.Abs(x)
-	case complex128:
-		return cmplx.Abs(x)
-	}
-	return 0
-}
-
-func conj[E float64 | complex128](v E) E {
-	if x, ok := any(v).(complex128); ok {
-		return any(cmplx.Conj(x)).(E)
-	}
-	return v
-}
-
-// residual1 is ‖A − L·Lᴴ‖₁ / (k·eps·‖A‖₁) over the leading k×k block, A the
-// Hermitian matrix in the uplo triangle of matrix b of in, L the factor in
-// that of out; k³/6 multiply-adds, in float64 for real T.
-func residual1[T core.Scalar](in, out core.Strided[T], b int, uplo core.Uplo, k int, eps float64) float64 {
-	if core.IsComplex[T]() {
-		return residualOf(lowerOf[T, complex128](in, b, uplo, k, true), lowerOf[T, complex128](out, b, uplo, k, false), k, eps)
-	}
-	return residualOf(lowerOf[T, float64](in, b, uplo, k, true), lowerOf[T, float64](out, b, uplo, k, false), k, eps)
-}
-
-func residualOf[E float64 | complex128](a, l []E, k int, eps float64) float64 {
-	errCol, aCol := make([]float64, k), make([]float64, k)
-	for i := range k {
-		li := l[i*k : i*k+i+1]
-		for c := 0; c <= i; c++ {
-			lc := l[c*k : c*k+c+1]
-			var s E
-			for t := range lc {
-				s += li[t] * conj(lc[t])
-			}
-			d, x := abs(a[i*k+c]-s), abs(a[i*k+c])
-			errCol[c] += d
-			aCol[c] += x
-			if i != c { // the mirror element (c, i) of the Hermitian matrix
-				errCol[i] += d
-				aCol[i] += x
-			}
-		}
-	}
-	return slices.Max(errCol) / (float64(max(1, k)) * eps * slices.Max(aCol))
-}
-
-// checkFactors checks the factored batch out and its info against the input
-// in: info equal to the one the item's construction promises (and to the
-// float64 reference's up to n = 160); for good matrices a real positive
-// diagonal and ‖A − L·Lᴴ‖₁ ≤ 20·n·eps·‖A‖₁; for failing ones a pivot that is
-// not positive, the leading block factored and the rest of the triangle as
-// it was; outside the triangles nothing changed. It reports through errorf
-// (at most 5 reports) and returns the worst residual ratio.
-func checkFactors[T core.Scalar](errorf func(string, ...any), uplo core.Uplo, in core.Strided[T], items []item, out core.Strided[T], info []int32) float64 {
-	n := in.Rows
-	eps := machineEps[T]()
-	worst := 0.0
-	errs := 0
-	fail := func(format string, args ...any) {
-		if errs++; errs <= 5 {
-			errorf(format, args...)
-		}
-	}
-	for b, it := range items {
-		want := it.info
-		if n <= 160 {
-			if _, ref := oracle.Potrf(uplo, oracle.Load(in, b)); ref != want {
-				fail("item %d (%s): the reference says info %d, the construction %d", b, it.kind, ref, want)
-				continue
-			}
-		}
-		if int(info[b]) != want {
-			fail("item %d (%s): info %d, want %d", b, it.kind, info[b], want)
-			continue
-		}
-		// Outside the stored triangle nothing changes (padding, gaps, the
-		// other triangle); inside, a failing matrix changes only its first
-		// k−1 columns of L (rows of U) and the pivot.
-		base := b * in.Stride
-		for x := base; x < base+in.Stride && x < len(in.Data); x++ {
-			i, j := (x-base)%in.LD, (x-base)/in.LD
-			inside := i < n && j < n && (uplo == core.Lower && i >= j || uplo == core.Upper && i <= j)
-			if want != 0 && inside {
-				line := j // column of L
-				if uplo == core.Upper {
-					line = i // row of U
-				}
-				inside = line < want-1 || i == want-1 && j == want-1
-			}
-			if !inside && !oracle.SameBits(in.Data[x], out.Data[x]) {
-				fail("item %d (%s, info %d): element (%d,%d) of its stride changed from %v to %v", b, it.kind, want, i, j, in.Data[x], out.Data[x])
-				break
-			}
-		}
-		if want != 0 {
-			if p := oracle.ToComplex(out.Data[base+(want-1)*(in.LD+1)]); real(p) > 0 {
-				fail("item %d (%s): info %d but the stored pivot is %v", b, it.kind, want, p)
-			}
-			// The NaN items have NaN in the leading block of A only when it
-			// is their pivot; the off-diagonal NaN lies in row want−1.
-			if k := want - 1; k > 0 {
-				if r := residual1(in, out, b, uplo, k, eps); !(r <= 20) {
-					fail("item %d (%s): the factored leading %d×%d block has residual %.3g n·eps·‖A‖₁", b, it.kind, k, k, r)
-				}
-			}
-			continue
-		}
-		for j := range n {
-			if d := oracle.ToComplex(out.Data[base+j*(in.LD+1)]); !(real(d) > 0) || imag(d) != 0 {
-				fail("item %d (%s): diagonal %d of the factor is %v", b, it.kind, j, d)
-				break
-			}
-		}
-		r := residual1(in, out, b, uplo, n, eps)
-		if !(r <= 20) {
-			fail("item %d (%s): ‖A − L·Lᴴ‖₁ = %.3g·n·eps·‖A‖₁, bound 20", b, it.kind, r)
-		}
-		worst = max(worst, r)
-	}
-	return worst
 }
 
 // ---- helpers for the GPU tests ----
@@ -985,12 +821,12 @@ func potrfCase[T core.Scalar](t *testing.T, e *env, uplo core.Uplo, n int, opt O
 		alonePart := in
 		alonePart.Data = one
 		var errs []string
-		checkFactors(func(f string, a ...any) { errs = append(errs, fmt.Sprintf(f, a...)) }, uplo, in, items, alonePart, infoOne)
+		gputest.CheckFactors(func(f string, a ...any) { errs = append(errs, fmt.Sprintf(f, a...)) }, uplo, in, items, alonePart, infoOne)
 		for _, s := range errs {
 			t.Errorf("factored alone: %s", s)
 		}
 	}
-	return checkFactors(t.Errorf, uplo, in, items, out, info)
+	return gputest.CheckFactors(t.Errorf, uplo, in, items, out, info)
 }
 
 // TestAccuracy holds float32 factorizations, exact and 3xTF32, one- and
@@ -1037,7 +873,7 @@ func accuracyCase(t *testing.T, e *env, mats []*oracle.Mat, uplo core.Uplo, opt 
 			t.Errorf("matrix %d: info %d", b, v)
 			continue
 		}
-		r := residual1(in, out, b, uplo, n, 0x1p-23)
+		r := gputest.Residual1(in, out, b, uplo, n, 0x1p-23)
 		if !(r <= 20) {
 			t.Errorf("matrix %d: ‖L·Lᵀ − A‖₁ = %.3g·n·eps·‖A‖₁, bound 20", b, r)
 		}
@@ -1444,7 +1280,7 @@ func checkLarge(a, l []float32, n int) float64 {
 		in := core.Strided[float32]{Data: a, Rows: n, Cols: n, LD: n, Stride: n * n, Count: 1}
 		out := in
 		out.Data = l
-		return residual1(in, out, 0, core.Lower, n, 0x1p-23)
+		return gputest.Residual1(in, out, 0, core.Lower, n, 0x1p-23)
 	}
 	at := func(m []float32, i, j int) float64 { return float64(m[i+j*n]) }
 	norm := make([]float64, n) // column sums of |A|, A symmetric from its lower triangle

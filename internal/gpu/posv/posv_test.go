@@ -227,18 +227,12 @@ func asBytes[E any](s []E) []byte {
 	return unsafe.Slice((*byte)(unsafe.Pointer(&s[0])), len(s)*int(unsafe.Sizeof(s[0])))
 }
 
-// item is one matrix of a test batch and the info its construction promises.
-type item struct {
-	kind string
-	info int
-}
-
 // mixedBatch makes count Hermitian matrices of order n in a poisoned strided
 // batch (lda > n, a gap between matrices), only the uplo triangle stored:
 // mostly random positive definite ones, and ill-conditioned, not positive
 // definite (info = k) and NaN items (on and off the diagonal) spread over it.
 // Complex diagonals get a non-zero imaginary part, which must be ignored.
-func mixedBatch[T core.Scalar](n, count int, uplo core.Uplo, seed uint64) (core.Strided[T], []item) {
+func mixedBatch[T core.Scalar](n, count int, uplo core.Uplo, seed uint64) (core.Strided[T], []gputest.Item) {
 	lda := n + 1 + n%3
 	a := oracle.NewStridedLayout[T](n, n, count, lda, lda*n+3+n%5)
 	cplx := core.IsComplex[T]()
@@ -253,25 +247,25 @@ func mixedBatch[T core.Scalar](n, count int, uplo core.Uplo, seed uint64) (core.
 		pool = append(pool, gen.SPD(n, 100))
 	}
 	illPool := []*oracle.Mat{gen.SPD(n, ill), gen.SPD(n, ill)}
-	items := make([]item, count)
+	items := make([]gputest.Item, count)
 	for b := range count {
 		m := oracle.Congruent(pool[b%len(pool)], rng, cplx)
-		it := item{kind: "spd"}
+		it := gputest.Item{Kind: "spd"}
 		r := b / 10
 		switch b % 10 {
 		case 6:
-			m, it = oracle.Congruent(illPool[r%2], rng, cplx), item{kind: "illcond"}
+			m, it = oracle.Congruent(illPool[r%2], rng, cplx), gputest.Item{Kind: "illcond"}
 		case 7:
 			k := 1 + r%n
-			m, it = oracle.NotSPDFrom(m, k), item{"notspd", k}
+			m, it = oracle.NotSPDFrom(m, k), gputest.Item{Kind: "notspd", Info: k}
 		case 8:
 			j := r % n
 			oracle.PlantNaN(m, j, j)
-			it = item{"nan", j + 1}
+			it = gputest.Item{Kind: "nan", Info: j + 1}
 		case 9:
 			if n == 1 {
 				oracle.PlantNaN(m, 0, 0)
-				it = item{"nan", 1}
+				it = gputest.Item{Kind: "nan", Info: 1}
 				break
 			}
 			// A NaN in row i, column j < i of L spoils pivot i first.
@@ -279,7 +273,7 @@ func mixedBatch[T core.Scalar](n, count int, uplo core.Uplo, seed uint64) (core.
 			j := r % i
 			oracle.PlantNaN(m, i, j)
 			oracle.PlantNaN(m, j, i)
-			it = item{"nan:offdiag", i + 1}
+			it = gputest.Item{Kind: "nan:offdiag", Info: i + 1}
 		}
 		if cplx {
 			for i := range n {
@@ -441,8 +435,8 @@ func posvCase[T core.Scalar](t *testing.T, s *cuda.Stream, uplo core.Uplo, n, co
 	want := make([]int, count)
 	for b, it := range items {
 		_, want[b] = oracle.Potrf(uplo, oracle.Load(in, b))
-		if it.kind != "spd" && it.kind != "illcond" && want[b] != it.info {
-			t.Fatalf("%s: item %d (%s): the oracle says info %d, the construction %d", name, b, it.kind, want[b], it.info)
+		if it.Kind != "spd" && it.Kind != "illcond" && want[b] != it.Info {
+			t.Fatalf("%s: item %d (%s): the oracle says info %d, the construction %d", name, b, it.Kind, want[b], it.Info)
 		}
 	}
 	sentinel := slices.Repeat([]int32{-7}, count)
@@ -454,9 +448,9 @@ func posvCase[T core.Scalar](t *testing.T, s *cuda.Stream, uplo core.Uplo, n, co
 	good := func(b int) bool { return want[b] == 0 }
 	// Matrices solved alone as well: the first good, ill-conditioned and
 	// failing ones and the last.
-	alone := []int{slices.IndexFunc(items, func(it item) bool { return it.kind == "spd" }),
-		slices.IndexFunc(items, func(it item) bool { return it.kind == "illcond" }),
-		slices.IndexFunc(items, func(it item) bool { return it.kind == "notspd" }), count - 1}
+	alone := []int{slices.IndexFunc(items, func(it gputest.Item) bool { return it.Kind == "spd" }),
+		slices.IndexFunc(items, func(it gputest.Item) bool { return it.Kind == "illcond" }),
+		slices.IndexFunc(items, func(it gputest.Item) bool { return it.Kind == "notspd" }), count - 1}
 
 	worst, worstAt := 0.0, ""
 	for _, nrhs := range nrhsList {
@@ -488,7 +482,7 @@ func posvCase[T core.Scalar](t *testing.T, s *cuda.Stream, uplo core.Uplo, n, co
 		}
 		for b := range count {
 			if int(info[b]) != want[b] {
-				fail("item %d (%s): info %d, want %d", b, items[b].kind, info[b], want[b])
+				fail("item %d (%s): info %d, want %d", b, items[b].Kind, info[b], want[b])
 			}
 		}
 		if d := differBy(in, factored, gotA, nil, sameOrNaN[T]); d != "" {
@@ -516,10 +510,10 @@ func posvCase[T core.Scalar](t *testing.T, s *cuda.Stream, uplo core.Uplo, n, co
 			a := oracle.Hermitian(oracle.Load(in, b), uplo)
 			r := oracle.SolveResidual(a, core.NoTrans, oracle.Load(x, b), oracle.Load(rhs, b), eps)
 			if !(r <= conformance.SolveBound) {
-				fail("item %d (%s): ‖A·X − B‖₁ = %.3g·n·eps·‖A‖₁·‖X‖₁, bound %g", b, items[b].kind, r, float64(conformance.SolveBound))
+				fail("item %d (%s): ‖A·X − B‖₁ = %.3g·n·eps·‖A‖₁·‖X‖₁, bound %g", b, items[b].Kind, r, float64(conformance.SolveBound))
 			}
 			if r > worst {
-				worst, worstAt = r, fmt.Sprintf("n = %d, nrhs = %d, %s", n, nrhs, items[b].kind)
+				worst, worstAt = r, fmt.Sprintf("n = %d, nrhs = %d, %s", n, nrhs, items[b].Kind)
 			}
 		}
 
@@ -538,7 +532,7 @@ func posvCase[T core.Scalar](t *testing.T, s *cuda.Stream, uplo core.Uplo, n, co
 			spanA, spanB := len(oa.Data), len(ob.Data)
 			if !bytes.Equal(asBytes(ga), asBytes(gotA[int64(b)*int64(in.Stride):][:spanA])) ||
 				!bytes.Equal(asBytes(gb), asBytes(x.Data[int64(b)*int64(rhs.Stride):][:spanB])) || gi[0] != info[b] {
-				fail("item %d (%s) solved alone differs from the batch (info %d alone, %d in the batch)", b, items[b].kind, gi[0], info[b])
+				fail("item %d (%s) solved alone differs from the batch (info %d alone, %d in the batch)", b, items[b].Kind, gi[0], info[b])
 			}
 		}
 	}

@@ -212,7 +212,7 @@ func ctaCase[T core.Scalar](t *testing.T, s *cuda.Stream, uplo core.Uplo, n, cou
 
 // ctaRun factors the batch in with PotrfCTA, and each matrix alone, and
 // checks the results; it returns the worst residual ratio.
-func ctaRun[T core.Scalar](t *testing.T, s *cuda.Stream, uplo core.Uplo, in core.Strided[T], items []item) float64 {
+func ctaRun[T core.Scalar](t *testing.T, s *cuda.Stream, uplo core.Uplo, in core.Strided[T], items []gputest.Item) float64 {
 	t.Helper()
 	n, count := in.Rows, in.Count
 	name := fmt.Sprintf("%s/%v/n=%d", core.TypeName[T](), uplo, n)
@@ -249,7 +249,7 @@ func ctaRun[T core.Scalar](t *testing.T, s *cuda.Stream, uplo core.Uplo, in core
 			}
 		}
 	}
-	return checkFactors(func(format string, args ...any) { t.Errorf(name+": "+format, args...) }, uplo, in, items, out, info)
+	return gputest.CheckFactors(func(format string, args ...any) { t.Errorf(name+": "+format, args...) }, uplo, in, items, out, info)
 }
 
 // TestPotrfCTAFailures puts failures where a blocked kernel can get them
@@ -273,22 +273,22 @@ func testPotrfCTAFailures[T core.Scalar](t *testing.T, s *cuda.Stream) {
 		rng := rand.New(rand.NewPCG(uint64(n), 3))
 		base := gen.SPD(n, 100)
 		var mats []*oracle.Mat
-		var items []item
+		var items []gputest.Item
 		good := func() {
 			mats = append(mats, oracle.Congruent(base, rng, core.IsComplex[T]()))
-			items = append(items, item{kind: "spd"})
+			items = append(items, gputest.Item{Kind: "spd"})
 		}
 		good()
 		for _, k := range []int{1, 2, nb, nb + 1, 2 * nb, 2*nb + 1, n/2 + 1, n - 1, n} {
 			mats = append(mats, oracle.NotSPDFrom(oracle.Congruent(base, rng, core.IsComplex[T]()), k))
-			items = append(items, item{"notspd", k})
+			items = append(items, gputest.Item{Kind: "notspd", Info: k})
 			good()
 		}
 		for _, j := range []int{nb - 1, nb, n - 1} {
 			m := oracle.Congruent(base, rng, core.IsComplex[T]())
 			oracle.PlantNaN(m, j, j)
 			mats = append(mats, m)
-			items = append(items, item{"nan", j + 1})
+			items = append(items, gputest.Item{Kind: "nan", Info: j + 1})
 			good()
 		}
 		for _, ij := range [][2]int{{nb, nb - 1}, {n - 1, 0}, {n - 1, n - 2}} {
@@ -296,7 +296,7 @@ func testPotrfCTAFailures[T core.Scalar](t *testing.T, s *cuda.Stream) {
 			oracle.PlantNaN(m, ij[0], ij[1])
 			oracle.PlantNaN(m, ij[1], ij[0])
 			mats = append(mats, m)
-			items = append(items, item{"nan:offdiag", ij[0] + 1})
+			items = append(items, gputest.Item{Kind: "nan:offdiag", Info: ij[0] + 1})
 			good()
 		}
 		for _, uplo := range []core.Uplo{core.Lower, core.Upper} {
@@ -456,7 +456,7 @@ func timeCTA[T core.Scalar](t *testing.T, s *cuda.Stream, sv *cuda.Solver, flush
 	const reps = 9
 	c := s.Context()
 	name := fmt.Sprintf("%s %v n=%d count=%d", core.TypeName[T](), uplo, n, count)
-	eps := machineEps[T]()
+	eps := gputest.MachineEps[T]()
 
 	// Distinct SPD matrices: 16 random ones, each item a D·A·D of one.
 	gen := oracle.GenFor[T](uint64(n))
@@ -539,7 +539,7 @@ func timeCTA[T core.Scalar](t *testing.T, s *cuda.Stream, sv *cuda.Solver, flush
 		out := host
 		out.Data = download[T](t, s, arm.dst, len(host.Data))
 		for _, b := range []int{0, 1, count / 2, count - 1, rng.IntN(count)} {
-			if r := residual1(oracle.Load(host, b), oracle.Load(out, b), uplo, eps); !(r <= 20) {
+			if r := gputest.Residual1(host, out, b, uplo, host.Rows, eps); !(r <= 20) {
 				t.Errorf("%s: %s: matrix %d: ‖A − L·Lᴴ‖₁ = %.3g·n·eps·‖A‖₁, bound 20", name, arm.name, b, r)
 			}
 		}

@@ -148,34 +148,12 @@ func asBytes[E any](s []E) []byte {
 	return unsafe.Slice((*byte)(unsafe.Pointer(&s[0])), len(s)*int(unsafe.Sizeof(s[0])))
 }
 
-// machineEps is the machine epsilon of T's precision (2⁻²³ or 2⁻⁵²), the
-// eps of the bound ‖A − L·Lᴴ‖₁ ≤ 20·n·eps·‖A‖₁.
-func machineEps[T core.Scalar]() float64 { return 2 * core.Eps[T]() }
-
-// residual1 is ‖A − L·Lᴴ‖₁ / (n·eps·‖A‖₁), A the Hermitian matrix in the uplo
-// triangle of in and L the factor in the uplo triangle of out.
-func residual1(in, out *oracle.Mat, uplo core.Uplo, eps float64) float64 {
-	a := oracle.Hermitian(in, uplo)
-	l := oracle.Factor(out, uplo)
-	if uplo == core.Upper {
-		l = oracle.Op(l, core.ConjTrans)
-	}
-	e := oracle.Add(1, a, -1, oracle.Mul(l, oracle.Op(l, core.ConjTrans)))
-	return oracle.Norm1(e) / (float64(max(1, a.Rows)) * eps * oracle.Norm1(a))
-}
-
-// item is one matrix of a test batch and the info its construction promises.
-type item struct {
-	kind string
-	info int
-}
-
 // mixedBatch makes count Hermitian matrices of order n in a poisoned strided
 // batch (lda > n, a gap between matrices), only the uplo triangle stored:
 // mostly random positive definite ones, and ill-conditioned, not positive
 // definite (info = k) and NaN items (on and off the diagonal) spread over it.
 // Complex diagonals get a non-zero imaginary part, which Potrf must ignore.
-func mixedBatch[T core.Scalar](n, count int, uplo core.Uplo, seed uint64) (core.Strided[T], []item) {
+func mixedBatch[T core.Scalar](n, count int, uplo core.Uplo, seed uint64) (core.Strided[T], []gputest.Item) {
 	lda := n + 1 + n%3
 	a := oracle.NewStridedLayout[T](n, n, count, lda, lda*n+3+n%5)
 	cplx := core.IsComplex[T]()
@@ -190,25 +168,25 @@ func mixedBatch[T core.Scalar](n, count int, uplo core.Uplo, seed uint64) (core.
 		pool = append(pool, gen.SPD(n, 100))
 	}
 	illPool := []*oracle.Mat{gen.SPD(n, ill), gen.SPD(n, ill)}
-	items := make([]item, count)
+	items := make([]gputest.Item, count)
 	for b := range count {
 		m := oracle.Congruent(pool[b%len(pool)], rng, cplx)
-		it := item{kind: "spd"}
+		it := gputest.Item{Kind: "spd"}
 		r := b / 10
 		switch b % 10 {
 		case 6:
-			m, it = oracle.Congruent(illPool[r%2], rng, cplx), item{kind: "illcond"}
+			m, it = oracle.Congruent(illPool[r%2], rng, cplx), gputest.Item{Kind: "illcond"}
 		case 7:
 			k := 1 + r%n
-			m, it = oracle.NotSPDFrom(m, k), item{"notspd", k}
+			m, it = oracle.NotSPDFrom(m, k), gputest.Item{Kind: "notspd", Info: k}
 		case 8:
 			j := r % n
 			oracle.PlantNaN(m, j, j)
-			it = item{"nan", j + 1}
+			it = gputest.Item{Kind: "nan", Info: j + 1}
 		case 9:
 			if n == 1 {
 				oracle.PlantNaN(m, 0, 0)
-				it = item{"nan", 1}
+				it = gputest.Item{Kind: "nan", Info: 1}
 				break
 			}
 			// A NaN in row i, column j < i of L spoils pivot i first.
@@ -216,7 +194,7 @@ func mixedBatch[T core.Scalar](n, count int, uplo core.Uplo, seed uint64) (core.
 			j := r % i
 			oracle.PlantNaN(m, i, j)
 			oracle.PlantNaN(m, j, i)
-			it = item{"nan:offdiag", i + 1}
+			it = gputest.Item{Kind: "nan:offdiag", Info: i + 1}
 		}
 		if cplx {
 			for i := range n {
@@ -303,78 +281,7 @@ func potrfCase[T core.Scalar](t *testing.T, s *cuda.Stream, uplo core.Uplo, n, c
 		}
 	}
 
-	return checkFactors(func(format string, args ...any) { t.Errorf(name+": "+format, args...) }, uplo, in, items, out, info)
-}
-
-// checkFactors checks the factored batch out and its info against the input
-// in: info equal to the reference's; for good matrices a real positive
-// diagonal and ‖A − L·Lᴴ‖₁ ≤ 20·n·eps·‖A‖₁; for failing ones a pivot that
-// is not positive, the leading block factored and the rest of the triangle
-// as it was; outside the triangles nothing changed. It reports through
-// errorf (at most 5 reports) and returns the worst residual ratio.
-func checkFactors[T core.Scalar](errorf func(string, ...any), uplo core.Uplo, in core.Strided[T], items []item, out core.Strided[T], info []int32) float64 {
-	n := in.Rows
-	eps := machineEps[T]()
-	worst := 0.0
-	errs := 0
-	fail := func(format string, args ...any) {
-		if errs++; errs <= 5 {
-			errorf(format, args...)
-		}
-	}
-	for b, it := range items {
-		ab, fb := oracle.Load(in, b), oracle.Load(out, b)
-		_, want := oracle.Potrf(uplo, ab)
-		if it.kind != "spd" && it.kind != "illcond" && want != it.info {
-			fail("item %d (%s): the reference says info %d, the construction %d", b, it.kind, want, it.info)
-			continue
-		}
-		if int(info[b]) != want {
-			fail("item %d (%s): info %d, want %d", b, it.kind, info[b], want)
-			continue
-		}
-		// Outside the stored triangle nothing changes (padding, gaps, the
-		// other triangle); inside, a failing matrix changes only its first
-		// k−1 columns of L (rows of U) and the pivot.
-		base := b * in.Stride
-		for x := base; x < base+in.Stride && x < len(in.Data); x++ {
-			i, j := (x-base)%in.LD, (x-base)/in.LD
-			inside := i < n && j < n && (uplo == core.Lower && i >= j || uplo == core.Upper && i <= j)
-			if want != 0 && inside {
-				line := j // column of L
-				if uplo == core.Upper {
-					line = i // row of U
-				}
-				inside = line < want-1 || i == want-1 && j == want-1
-			}
-			if !inside && !oracle.SameBits(in.Data[x], out.Data[x]) {
-				fail("item %d (%s, info %d): element (%d,%d) of its stride changed from %v to %v", b, it.kind, want, i, j, in.Data[x], out.Data[x])
-				break
-			}
-		}
-		if want != 0 {
-			if p := fb.At(want-1, want-1); real(p) > 0 {
-				fail("item %d (%s): info %d but the stored pivot is %v", b, it.kind, want, p)
-			}
-			if k := want - 1; k > 0 {
-				if r := residual1(ab.Sub(0, 0, k, k), fb.Sub(0, 0, k, k), uplo, eps); !(r <= 20) {
-					fail("item %d (%s): the factored leading %d×%d block has residual %.3g n·eps·‖A‖₁", b, it.kind, k, k, r)
-				}
-			}
-			continue
-		}
-		for j := range n {
-			if d := fb.At(j, j); !(real(d) > 0) || imag(d) != 0 {
-				fail("item %d (%s): diagonal %d of the factor is %v", b, it.kind, j, d)
-			}
-		}
-		r := residual1(ab, fb, uplo, eps)
-		if !(r <= 20) {
-			fail("item %d (%s): ‖A − L·Lᴴ‖₁ = %.3g·n·eps·‖A‖₁, bound 20", b, it.kind, r)
-		}
-		worst = max(worst, r)
-	}
-	return worst
+	return gputest.CheckFactors(func(format string, args ...any) { t.Errorf(name+": "+format, args...) }, uplo, in, items, out, info)
 }
 
 // referencePotrf is what the kernel computes, on the host: LAPACK potf2 in
@@ -416,12 +323,12 @@ func testChecks[T core.Scalar](t *testing.T) {
 			out, info := referencePotrf(uplo, in)
 			var got []string
 			report := func(format string, args ...any) { got = append(got, fmt.Sprintf(format, args...)) }
-			worst := checkFactors(report, uplo, in, items, out, info)
+			worst := gputest.CheckFactors(report, uplo, in, items, out, info)
 			if len(got) > 0 || !(worst < 5) {
 				t.Fatalf("%s: the reference fails the checks (worst residual %.3g): %q", name, worst, got)
 			}
-			good := slices.IndexFunc(items, func(it item) bool { return it.kind == "spd" })
-			bad := slices.IndexFunc(items, func(it item) bool { return it.kind == "notspd" && it.info < n })
+			good := slices.IndexFunc(items, func(it gputest.Item) bool { return it.Kind == "spd" })
+			bad := slices.IndexFunc(items, func(it gputest.Item) bool { return it.Kind == "notspd" && it.Info < n })
 			plants := map[string]func(o core.Strided[T], info []int32){
 				"info off by one": func(_ core.Strided[T], info []int32) { info[bad]++ },
 				"info lost":       func(_ core.Strided[T], info []int32) { info[bad] = 0 },
@@ -460,7 +367,7 @@ func testChecks[T core.Scalar](t *testing.T) {
 				o, i := oracle.Clone(out), slices.Clone(info)
 				edit(o, i)
 				got = nil
-				checkFactors(report, uplo, in, items, o, i)
+				gputest.CheckFactors(report, uplo, in, items, o, i)
 				if len(got) == 0 {
 					t.Errorf("%s: planted %q was not reported", name, plant)
 				}
@@ -590,7 +497,7 @@ func timePotrf[T core.Scalar](t *testing.T, s *cuda.Stream, sv *cuda.Solver, flu
 	const uplo = core.Lower
 	c := s.Context()
 	name := fmt.Sprintf("%s n=%d count=%d", core.TypeName[T](), n, count)
-	eps := machineEps[T]()
+	eps := gputest.MachineEps[T]()
 
 	// Distinct SPD matrices: 32 random ones, each item a D·A·D of one.
 	gen := oracle.GenFor[T](uint64(n))
@@ -680,7 +587,7 @@ func timePotrf[T core.Scalar](t *testing.T, s *cuda.Stream, sv *cuda.Solver, flu
 		out := host
 		out.Data = download[T](t, s, arm.dst, len(host.Data))
 		for _, b := range []int{0, 1, count / 2, count - 1, rng.IntN(count), rng.IntN(count)} {
-			if r := residual1(oracle.Load(host, b), oracle.Load(out, b), uplo, eps); !(r <= 20) {
+			if r := gputest.Residual1(host, out, b, uplo, host.Rows, eps); !(r <= 20) {
 				t.Errorf("%s: %s: matrix %d: ‖A − L·Lᴴ‖₁ = %.3g·n·eps·‖A‖₁, bound 20", name, arm.name, b, r)
 			}
 		}
