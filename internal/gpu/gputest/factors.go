@@ -3,6 +3,7 @@ package gputest
 import (
 	"math"
 	"math/cmplx"
+	"math/rand/v2"
 	"slices"
 
 	"github.com/batchlas/batchlas/internal/core"
@@ -14,6 +15,66 @@ import (
 type Item struct {
 	Kind string
 	Info int
+}
+
+// MixedBatch makes count Hermitian matrices of order n in a poisoned strided
+// batch (lda > n, a gap between matrices), only the uplo triangle stored:
+// mostly random positive definite ones, and ill-conditioned, not positive
+// definite (info = k) and NaN items (on and off the diagonal) spread over it.
+// Complex diagonals get a non-zero imaginary part, which a factorization must ignore.
+func MixedBatch[T core.Scalar](n, count int, uplo core.Uplo, seed uint64) (core.Strided[T], []Item) {
+	lda := n + 1 + n%3
+	a := oracle.NewStridedLayout[T](n, n, count, lda, lda*n+3+n%5)
+	cplx := core.IsComplex[T]()
+	gen := oracle.GenFor[T](seed)
+	rng := rand.New(rand.NewPCG(seed, 77))
+	ill := 1e6
+	if core.Eps[T]() > 1e-10 {
+		ill = 1e3
+	}
+	var pool []*oracle.Mat
+	for range 6 {
+		pool = append(pool, gen.SPD(n, 100))
+	}
+	illPool := []*oracle.Mat{gen.SPD(n, ill), gen.SPD(n, ill)}
+	items := make([]Item, count)
+	for b := range count {
+		m := oracle.Congruent(pool[b%len(pool)], rng, cplx)
+		it := Item{Kind: "spd"}
+		r := b / 10
+		switch b % 10 {
+		case 6:
+			m, it = oracle.Congruent(illPool[r%2], rng, cplx), Item{Kind: "illcond"}
+		case 7:
+			k := 1 + r%n
+			m, it = oracle.NotSPDFrom(m, k), Item{Kind: "notspd", Info: k}
+		case 8:
+			j := r % n
+			oracle.PlantNaN(m, j, j)
+			it = Item{Kind: "nan", Info: j + 1}
+		case 9:
+			if n == 1 {
+				oracle.PlantNaN(m, 0, 0)
+				it = Item{Kind: "nan", Info: 1}
+				break
+			}
+			// A NaN in row i, column j < i of L spoils pivot i first.
+			i := 1 + r%(n-1)
+			j := r % i
+			oracle.PlantNaN(m, i, j)
+			oracle.PlantNaN(m, j, i)
+			it = Item{Kind: "nan:offdiag", Info: i + 1}
+		}
+		if cplx {
+			for i := range n {
+				m.Set(i, i, complex(real(m.At(i, i)), 0.25))
+			}
+		}
+		oracle.Store(a, b, m)
+		oracle.PoisonTriangle(a, b, uplo, false)
+		items[b] = it
+	}
+	return a, items
 }
 
 // MachineEps is the machine epsilon of T's precision (2⁻²³ or 2⁻⁵²), the

@@ -163,7 +163,7 @@ func ctaSizes(dt cuda.DType) []int {
 }
 
 // TestPotrfCTA factors, for every type, both triangles and every order of
-// the tier, a batch of 20 mixed matrices (mixedBatch: random, ill-conditioned,
+// the tier, a batch of 20 mixed matrices (gputest.MixedBatch: random, ill-conditioned,
 // not positive definite, NaN on and off the diagonal; lda > n, a gap between
 // matrices, the other triangle poisoned) and checks it as TestPotrf does
 // (checkFactors), and the whole batch bit-identical to each matrix factored
@@ -206,7 +206,7 @@ func testPotrfCTA[T core.Scalar](t *testing.T) {
 // ctaCase runs one case of TestPotrfCTA and returns its worst residual ratio.
 func ctaCase[T core.Scalar](t *testing.T, s *cuda.Stream, uplo core.Uplo, n, count int, seed uint64) float64 {
 	t.Helper()
-	in, items := mixedBatch[T](n, count, uplo, seed)
+	in, items := gputest.MixedBatch[T](n, count, uplo, seed)
 	return ctaRun(t, s, uplo, in, items)
 }
 

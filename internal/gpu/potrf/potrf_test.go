@@ -148,66 +148,6 @@ func asBytes[E any](s []E) []byte {
 	return unsafe.Slice((*byte)(unsafe.Pointer(&s[0])), len(s)*int(unsafe.Sizeof(s[0])))
 }
 
-// mixedBatch makes count Hermitian matrices of order n in a poisoned strided
-// batch (lda > n, a gap between matrices), only the uplo triangle stored:
-// mostly random positive definite ones, and ill-conditioned, not positive
-// definite (info = k) and NaN items (on and off the diagonal) spread over it.
-// Complex diagonals get a non-zero imaginary part, which Potrf must ignore.
-func mixedBatch[T core.Scalar](n, count int, uplo core.Uplo, seed uint64) (core.Strided[T], []gputest.Item) {
-	lda := n + 1 + n%3
-	a := oracle.NewStridedLayout[T](n, n, count, lda, lda*n+3+n%5)
-	cplx := core.IsComplex[T]()
-	gen := oracle.GenFor[T](seed)
-	rng := rand.New(rand.NewPCG(seed, 77))
-	ill := 1e6
-	if core.Eps[T]() > 1e-10 {
-		ill = 1e3
-	}
-	var pool []*oracle.Mat
-	for range 6 {
-		pool = append(pool, gen.SPD(n, 100))
-	}
-	illPool := []*oracle.Mat{gen.SPD(n, ill), gen.SPD(n, ill)}
-	items := make([]gputest.Item, count)
-	for b := range count {
-		m := oracle.Congruent(pool[b%len(pool)], rng, cplx)
-		it := gputest.Item{Kind: "spd"}
-		r := b / 10
-		switch b % 10 {
-		case 6:
-			m, it = oracle.Congruent(illPool[r%2], rng, cplx), gputest.Item{Kind: "illcond"}
-		case 7:
-			k := 1 + r%n
-			m, it = oracle.NotSPDFrom(m, k), gputest.Item{Kind: "notspd", Info: k}
-		case 8:
-			j := r % n
-			oracle.PlantNaN(m, j, j)
-			it = gputest.Item{Kind: "nan", Info: j + 1}
-		case 9:
-			if n == 1 {
-				oracle.PlantNaN(m, 0, 0)
-				it = gputest.Item{Kind: "nan", Info: 1}
-				break
-			}
-			// A NaN in row i, column j < i of L spoils pivot i first.
-			i := 1 + r%(n-1)
-			j := r % i
-			oracle.PlantNaN(m, i, j)
-			oracle.PlantNaN(m, j, i)
-			it = gputest.Item{Kind: "nan:offdiag", Info: i + 1}
-		}
-		if cplx {
-			for i := range n {
-				m.Set(i, i, complex(real(m.At(i, i)), 0.25))
-			}
-		}
-		oracle.Store(a, b, m)
-		oracle.PoisonTriangle(a, b, uplo, false)
-		items[b] = it
-	}
-	return a, items
-}
-
 // ---- tests that need a GPU ----
 
 // TestPotrf factors, for every type, both triangles and n = 1…32, a batch
@@ -246,7 +186,7 @@ func testPotrf[T core.Scalar](t *testing.T, s *cuda.Stream) {
 func potrfCase[T core.Scalar](t *testing.T, s *cuda.Stream, uplo core.Uplo, n, count int, seed uint64) float64 {
 	t.Helper()
 	name := fmt.Sprintf("%s/%v/n=%d", core.TypeName[T](), uplo, n)
-	in, items := mixedBatch[T](n, count, uplo, seed)
+	in, items := gputest.MixedBatch[T](n, count, uplo, seed)
 	size := int64(unsafe.Sizeof(in.Data[0]))
 	sentinel := slices.Repeat([]int32{-7}, count)
 
@@ -319,7 +259,7 @@ func testChecks[T core.Scalar](t *testing.T) {
 		for _, n := range []int{1, 2, 5, 17, 32} {
 			const count = 60
 			name := fmt.Sprintf("%v/n=%d", uplo, n)
-			in, items := mixedBatch[T](n, count, uplo, uint64(n))
+			in, items := gputest.MixedBatch[T](n, count, uplo, uint64(n))
 			out, info := referencePotrf(uplo, in)
 			var got []string
 			report := func(format string, args ...any) { got = append(got, fmt.Sprintf(format, args...)) }
