@@ -1,5 +1,10 @@
-// Package gputest holds what the native GPU packages' tests share: moving
-// host batches to the device and back around a call.
+// Package gputest holds what the native GPU packages' tests share: a mixed
+// test batch of Hermitian matrices (MixedBatch: positive definite,
+// ill-conditioned, not positive definite and NaN items in a poisoned strided
+// layout), the check of a factored batch against it (CheckFactors), and the
+// round trip of host batches to the device around a call (OnDevice). The
+// checks run on the host, so each package's TestChecks shows them catching
+// planted breaks without a GPU.
 package gputest
 
 import (
