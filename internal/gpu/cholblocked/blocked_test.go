@@ -638,84 +638,23 @@ type env struct {
 // test, or skips the test with the reason there is none.
 func gpu(t testing.TB) *env {
 	t.Helper()
-	devs, err := cuda.Devices()
-	if err != nil {
-		t.Skipf("no CUDA device: %v", err)
-	}
-	if _, _, err := cuda.NVRTCVersion(); err != nil {
-		t.Skipf("no NVRTC: %v", err)
-	}
+	s := gputest.Stream(t)
 	if err := cuda.CUBLASAvailable(); err != nil {
 		t.Skipf("no cuBLAS: %v", err)
 	}
-	c, err := devs[0].Context()
-	if err != nil {
-		t.Fatalf("primary context of %s: %v", devs[0], err)
-	}
-	s, err := c.NewStream()
+	blas, err := cuda.NewBLAS(s.Context(), s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	blas, err := cuda.NewBLAS(c, s)
-	if err != nil {
-		s.Destroy()
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
+	t.Cleanup(func() { // before Stream's cleanup destroys s
 		if err := s.Synchronize(); err != nil {
 			t.Error(err)
 		}
 		if err := blas.Close(); err != nil {
 			t.Error(err)
 		}
-		if err := s.Destroy(); err != nil {
-			t.Error(err)
-		}
 	})
 	return &env{s: s, blas: blas}
-}
-
-// alloc returns bytes of device memory, freed (after s has drained) at the
-// end of the test.
-func alloc(t testing.TB, s *cuda.Stream, bytes int64) cuda.DevicePtr {
-	t.Helper()
-	c := s.Context()
-	p, err := c.Alloc(max(bytes, 256))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		s.Synchronize()
-		c.Free(p)
-	})
-	return p
-}
-
-// upload copies host to a new device block.
-func upload[E any](t testing.TB, s *cuda.Stream, host []E) cuda.DevicePtr {
-	t.Helper()
-	var z E
-	p := alloc(t, s, int64(len(host))*int64(unsafe.Sizeof(z)))
-	if err := cuda.Upload(s, p, host); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
-func download[E any](t testing.TB, s *cuda.Stream, p cuda.DevicePtr, n int) []E {
-	t.Helper()
-	out := make([]E, n)
-	if err := cuda.Download(s, out, p); err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
-func asBytes[E any](s []E) []byte {
-	if len(s) == 0 {
-		return nil
-	}
-	return unsafe.Slice((*byte)(unsafe.Pointer(&s[0])), len(s)*int(unsafe.Sizeof(s[0])))
 }
 
 // workspace allocates what Potrf needs for the call.
@@ -725,7 +664,7 @@ func workspace(t testing.TB, e *env, dt cuda.DType, uplo core.Uplo, n, count int
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Workspace{Ptr: alloc(t, e.s, bytes), Bytes: bytes}
+	return Workspace{Ptr: gputest.Alloc(t, e.s, bytes), Bytes: bytes}
 }
 
 // ---- tests that need a GPU ----
@@ -789,8 +728,8 @@ func potrfCase[T core.Scalar](t *testing.T, e *env, uplo core.Uplo, n int, opt O
 	size := int64(unsafe.Sizeof(in.Data[0]))
 	sentinel := slices.Repeat([]int32{-7}, count)
 
-	batched, alone := upload(t, e.s, in.Data), upload(t, e.s, in.Data)
-	infoB, infoA := upload(t, e.s, sentinel), upload(t, e.s, sentinel)
+	batched, alone := gputest.Upload(t, e.s, in.Data), gputest.Upload(t, e.s, in.Data)
+	infoB, infoA := gputest.Upload(t, e.s, sentinel), gputest.Upload(t, e.s, sentinel)
 	ws := workspace(t, e, dt, uplo, n, count, opt)
 	if err := Potrf[T](e.s, e.blas, uplo, n, batched, in.LD, int64(in.Stride), count, infoB, ws, opt); err != nil {
 		t.Fatal(err)
@@ -802,18 +741,18 @@ func potrfCase[T core.Scalar](t *testing.T, e *env, uplo core.Uplo, n int, opt O
 		}
 	}
 	out := in
-	out.Data = download[T](t, e.s, batched, len(in.Data))
-	one := download[T](t, e.s, alone, len(in.Data))
-	info, infoOne := download[int32](t, e.s, infoB, count), download[int32](t, e.s, infoA, count)
+	out.Data = gputest.Download[T](t, e.s, batched, len(in.Data))
+	one := gputest.Download[T](t, e.s, alone, len(in.Data))
+	info, infoOne := gputest.Download[int32](t, e.s, infoB, count), gputest.Download[int32](t, e.s, infoA, count)
 
 	if !slices.Equal(info, infoOne) {
 		t.Errorf("info in the batch %v, alone %v", info, infoOne)
 	}
-	if !bytes.Equal(asBytes(out.Data), asBytes(one)) {
+	if !bytes.Equal(gputest.AsBytes(out.Data), gputest.AsBytes(one)) {
 		differ := 0
 		for b := range count {
 			lo, hi := b*in.Stride, min(len(in.Data), (b+1)*in.Stride)
-			if !bytes.Equal(asBytes(out.Data[lo:hi]), asBytes(one[lo:hi])) {
+			if !bytes.Equal(gputest.AsBytes(out.Data[lo:hi]), gputest.AsBytes(one[lo:hi])) {
 				differ++
 			}
 		}
@@ -860,15 +799,15 @@ func accuracyCase(t *testing.T, e *env, mats []*oracle.Mat, uplo core.Uplo, opt 
 		oracle.Store(in, b, m)
 		oracle.PoisonTriangle(in, b, uplo, false)
 	}
-	p := upload(t, e.s, in.Data)
-	info := upload(t, e.s, make([]int32, count))
+	p := gputest.Upload(t, e.s, in.Data)
+	info := gputest.Upload(t, e.s, make([]int32, count))
 	ws := workspace(t, e, cuda.Float32, uplo, n, count, opt)
 	if err := Potrf[float32](e.s, e.blas, uplo, n, p, in.LD, int64(in.Stride), count, info, ws, opt); err != nil {
 		t.Fatal(err)
 	}
 	out := in
-	out.Data = download[float32](t, e.s, p, len(in.Data))
-	for b, v := range download[int32](t, e.s, info, count) {
+	out.Data = gputest.Download[float32](t, e.s, p, len(in.Data))
+	for b, v := range gputest.Download[int32](t, e.s, info, count) {
 		if v != 0 {
 			t.Errorf("matrix %d: info %d", b, v)
 			continue
@@ -1112,7 +1051,7 @@ func TestTiming(t *testing.T) {
 		t.Fatal(err)
 	}
 	const flushBytes = 256 << 20 // > 60 MiB of L2, as the GPU MODE harness flushes
-	flush := alloc(t, e.s, flushBytes)
+	flush := gputest.Alloc(t, e.s, flushBytes)
 	selected := map[string]bool{}
 	for _, s := range strings.Split(*casesFlag, ",") {
 		if s = strings.TrimSpace(s); s != "" {
@@ -1159,21 +1098,21 @@ func timeCase(t *testing.T, e *env, sv *cuda.Solver, gen []*cuda.Kernel, flush c
 	}
 	var arms []*arm
 	for _, opt := range []Options{{PanelWidth: *panelFlag}, {Precision: Split3TF32, PanelWidth: *panelFlag}} {
-		dst, info := alloc(t, e.s, bytesPerCall), alloc(t, e.s, 4*int64(count))
+		dst, info := gputest.Alloc(t, e.s, bytesPerCall), gputest.Alloc(t, e.s, 4*int64(count))
 		ws := workspace(t, e, cuda.Float32, uplo, n, count, opt)
 		arms = append(arms, &arm{opt.Precision.String(), dst, info, func() error {
 			return Potrf[float32](e.s, e.blas, uplo, n, dst, n, int64(n)*int64(n), count, info, ws, opt)
 		}})
 	}
 	{
-		dst, info := alloc(t, e.s, bytesPerCall), alloc(t, e.s, 4*int64(count))
+		dst, info := gputest.Alloc(t, e.s, bytesPerCall), gputest.Alloc(t, e.s, 4*int64(count))
 		vendor := &arm{name: "cuSOLVER", dst: dst, info: info}
 		if count == 1 {
 			devBytes, hostBytes, err := cuda.XpotrfBufferSize[float32](sv, uplo, n, dst, n)
 			if err != nil {
 				t.Fatal(err)
 			}
-			work := alloc(t, e.s, devBytes)
+			work := gputest.Alloc(t, e.s, devBytes)
 			host := make([]byte, hostBytes)
 			vendor.run = func() error { return cuda.Xpotrf[float32](sv, uplo, n, dst, n, work, devBytes, host, info) }
 		} else {
@@ -1226,13 +1165,13 @@ func timeCase(t *testing.T, e *env, sv *cuda.Solver, gen []*cuda.Kernel, flush c
 	}
 
 	// Check every arm on its first and last matrix.
-	host := download[float32](t, e.s, src, int(elems))
+	host := gputest.Download[float32](t, e.s, src, int(elems))
 	for _, a := range arms {
-		info := download[int32](t, e.s, a.info, count)
+		info := gputest.Download[int32](t, e.s, a.info, count)
 		if i := slices.IndexFunc(info, func(v int32) bool { return v != 0 }); i >= 0 {
 			t.Errorf("%s: info[%d] = %d on a positive definite matrix", a.name, i, info[i])
 		}
-		out := download[float32](t, e.s, a.dst, int(elems))
+		out := gputest.Download[float32](t, e.s, a.dst, int(elems))
 		for _, b := range []int{0, count - 1} {
 			nn := n * n
 			r := checkLarge(host[b*nn:(b+1)*nn], out[b*nn:(b+1)*nn], n)
@@ -1254,7 +1193,7 @@ func denseInputs(t *testing.T, e *env, gen []*cuda.Kernel, n, count int) cuda.De
 	t.Helper()
 	nn := int64(n) * int64(n)
 	elems := nn * int64(count)
-	src, g := alloc(t, e.s, 4*elems), alloc(t, e.s, 4*elems)
+	src, g := gputest.Alloc(t, e.s, 4*elems), gputest.Alloc(t, e.s, 4*elems)
 	blocks := [3]uint32{uint32(min(int64(132*32), (elems+255)/256)), 1, 1}
 	if err := cuda.Launch(e.s, gen[0], blocks, [3]uint32{256, 1, 1}, 0, g, elems, uint64(n*7919+count)); err != nil {
 		t.Fatal(err)
@@ -1375,8 +1314,8 @@ func phasesCase(t *testing.T, e *env, gen []*cuda.Kernel, n, count int, opt Opti
 	c := e.s.Context()
 	elems := int64(n) * int64(n) * int64(count)
 	nn := int64(n) * int64(n)
-	src, a := denseInputs(t, e, gen, n, count), alloc(t, e.s, 4*elems)
-	info := alloc(t, e.s, 4*int64(count))
+	src, a := denseInputs(t, e, gen, n, count), gputest.Alloc(t, e.s, 4*elems)
+	info := gputest.Alloc(t, e.s, 4*int64(count))
 	ws := workspace(t, e, cuda.Float32, uplo, n, count, opt)
 	fresh := func() {
 		if err := cuda.CopyDtoD(e.s, a, src, 4*elems); err != nil {

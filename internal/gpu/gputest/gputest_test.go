@@ -19,21 +19,9 @@ func TestOnDeviceRefusesOtherTypes(t *testing.T) {
 // GPU: fn sees distinct device blocks and the host data comes back as fn
 // left it.
 func TestOnDevice(t *testing.T) {
-	devs, err := cuda.Devices()
-	if err != nil {
-		t.Skipf("no CUDA device: %v", err)
-	}
-	c, err := devs[0].Context()
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := c.NewStream()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Destroy()
+	s := Stream(t)
 	a, info := []complex64{1, 2i, 3}, []int32{7, 8}
-	err = OnDevice[complex64](s, func(p []cuda.DevicePtr) error {
+	err := OnDevice[complex64](s, func(p []cuda.DevicePtr) error {
 		if len(p) != 2 || p[0] == 0 || p[1] == 0 || p[0] == p[1] {
 			t.Errorf("device blocks %v", p)
 		}

@@ -145,33 +145,6 @@ func TestArguments(t *testing.T) {
 
 // ---- helpers for the GPU tests (potrf_test.go's) ----
 
-// gpu returns a stream on the first GPU, destroyed at the end of the test,
-// or skips the test with the reason there is none.
-func gpu(t testing.TB) *cuda.Stream {
-	t.Helper()
-	devs, err := cuda.Devices()
-	if err != nil {
-		t.Skipf("no CUDA device: %v", err)
-	}
-	if _, _, err := cuda.NVRTCVersion(); err != nil {
-		t.Skipf("no NVRTC: %v", err)
-	}
-	c, err := devs[0].Context()
-	if err != nil {
-		t.Fatalf("primary context of %s: %v", devs[0], err)
-	}
-	s, err := c.NewStream()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := s.Destroy(); err != nil {
-			t.Error(err)
-		}
-	})
-	return s
-}
-
 var warmed sync.Map // *cuda.Context → error
 
 // warm compiles every instantiation at once, in parallel, so that the tests
@@ -189,42 +162,6 @@ func warm(t testing.TB, c *cuda.Context) {
 	if err != nil {
 		t.Fatal(err)
 	}
-}
-
-// upload copies host to a new device block, freed (after s has drained) at
-// the end of the test.
-func upload[E any](t testing.TB, s *cuda.Stream, host []E) cuda.DevicePtr {
-	t.Helper()
-	var z E
-	c := s.Context()
-	p, err := c.Alloc(max(int64(len(host))*int64(unsafe.Sizeof(z)), 256))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		s.Synchronize()
-		c.Free(p)
-	})
-	if err := cuda.Upload(s, p, host); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
-func download[E any](t testing.TB, s *cuda.Stream, p cuda.DevicePtr, n int) []E {
-	t.Helper()
-	out := make([]E, n)
-	if err := cuda.Download(s, out, p); err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
-func asBytes[E any](s []E) []byte {
-	if len(s) == 0 {
-		return nil
-	}
-	return unsafe.Slice((*byte)(unsafe.Pointer(&s[0])), len(s)*int(unsafe.Sizeof(s[0])))
 }
 
 // rhsBatch makes count random n×nrhs matrices in a poisoned strided batch
@@ -291,7 +228,7 @@ func padding[T core.Scalar](s core.Strided[T], k int) bool {
 // memory (spills or a stack array), printing registers, shared memory and
 // occupancy for each. It compiles them in parallel, so it runs first.
 func TestKernelResources(t *testing.T) {
-	s := gpu(t)
+	s := gputest.Stream(t)
 	c := s.Context()
 	warm(t, c)
 	major, minor, _ := cuda.NVRTCVersion()
@@ -338,7 +275,7 @@ var nrhsList = []int{0, 1, 2, 3, 4, 5, 8, 9, 16, 17}
 // is) and to each matrix solved alone; for the failing ones B unchanged;
 // nothing outside the matrices written.
 func TestPosv(t *testing.T) {
-	s := gpu(t)
+	s := gputest.Stream(t)
 	warm(t, s.Context())
 	t.Run("float32", func(t *testing.T) { testPosv[float32](t, s) })
 	t.Run("float64", func(t *testing.T) { testPosv[float64](t, s) })
@@ -380,11 +317,11 @@ func posvCase[T core.Scalar](t *testing.T, s *cuda.Stream, uplo core.Uplo, n, co
 		}
 	}
 	sentinel := slices.Repeat([]int32{-7}, count)
-	refA, refInfo := upload(t, s, in.Data), upload(t, s, sentinel)
+	refA, refInfo := gputest.Upload(t, s, in.Data), gputest.Upload(t, s, sentinel)
 	if err := potrf.Potrf[T](s, uplo, n, refA, in.LD, int64(in.Stride), count, refInfo); err != nil {
 		t.Fatalf("%s: potrf: %v", name, err)
 	}
-	factored := download[T](t, s, refA, len(in.Data))
+	factored := gputest.Download[T](t, s, refA, len(in.Data))
 	good := func(b int) bool { return want[b] == 0 }
 	// Matrices solved alone as well: the first good, ill-conditioned and
 	// failing ones and the last.
@@ -397,22 +334,22 @@ func posvCase[T core.Scalar](t *testing.T, s *cuda.Stream, uplo core.Uplo, n, co
 		key := fmt.Sprintf("%s/nrhs=%d", name, nrhs)
 		rhs := rhsBatch[T](n, nrhs, count, seed+uint64(nrhs))
 
-		pa, pb, pi := upload(t, s, in.Data), upload(t, s, rhs.Data), upload(t, s, sentinel)
+		pa, pb, pi := gputest.Upload(t, s, in.Data), gputest.Upload(t, s, rhs.Data), gputest.Upload(t, s, sentinel)
 		if err := Posv[T](s, uplo, n, nrhs, pa, in.LD, int64(in.Stride), pb, rhs.LD, int64(rhs.Stride), count, pi); err != nil {
 			t.Fatalf("%s: %v", key, err)
 		}
-		gotA := download[T](t, s, pa, len(in.Data))
+		gotA := gputest.Download[T](t, s, pa, len(in.Data))
 		x := rhs
-		x.Data = download[T](t, s, pb, len(rhs.Data))
-		info := download[int32](t, s, pi, count)
+		x.Data = gputest.Download[T](t, s, pb, len(rhs.Data))
+		info := gputest.Download[int32](t, s, pi, count)
 
 		// Potrs on potrf's factor.
-		qa, qb := upload(t, s, factored), upload(t, s, rhs.Data)
+		qa, qb := gputest.Upload(t, s, factored), gputest.Upload(t, s, rhs.Data)
 		if err := Potrs[T](s, uplo, n, nrhs, qa, in.LD, int64(in.Stride), qb, rhs.LD, int64(rhs.Stride), count); err != nil {
 			t.Fatalf("%s: Potrs: %v", key, err)
 		}
-		potrsA := download[T](t, s, qa, len(in.Data))
-		potrsX := download[T](t, s, qb, len(rhs.Data))
+		potrsA := gputest.Download[T](t, s, qa, len(in.Data))
+		potrsX := gputest.Download[T](t, s, qb, len(rhs.Data))
 
 		errs := 0
 		fail := func(format string, args ...any) {
@@ -463,15 +400,15 @@ func posvCase[T core.Scalar](t *testing.T, s *cuda.Stream, uplo core.Uplo, n, co
 				continue
 			}
 			oa, ob := oracle.Item(in, b), oracle.Item(rhs, b)
-			ua, ub, ui := upload(t, s, oa.Data), upload(t, s, ob.Data), upload(t, s, sentinel[:1])
+			ua, ub, ui := gputest.Upload(t, s, oa.Data), gputest.Upload(t, s, ob.Data), gputest.Upload(t, s, sentinel[:1])
 			if err := Posv[T](s, uplo, n, nrhs, ua, in.LD, int64(in.Stride), ub, rhs.LD, int64(rhs.Stride), 1, ui); err != nil {
 				t.Fatalf("%s: item %d alone: %v", key, b, err)
 			}
-			ga, gb := download[T](t, s, ua, len(oa.Data)), download[T](t, s, ub, len(ob.Data))
-			gi := download[int32](t, s, ui, 1)
+			ga, gb := gputest.Download[T](t, s, ua, len(oa.Data)), gputest.Download[T](t, s, ub, len(ob.Data))
+			gi := gputest.Download[int32](t, s, ui, 1)
 			spanA, spanB := len(oa.Data), len(ob.Data)
-			if !bytes.Equal(asBytes(ga), asBytes(gotA[int64(b)*int64(in.Stride):][:spanA])) ||
-				!bytes.Equal(asBytes(gb), asBytes(x.Data[int64(b)*int64(rhs.Stride):][:spanB])) || gi[0] != info[b] {
+			if !bytes.Equal(gputest.AsBytes(ga), gputest.AsBytes(gotA[int64(b)*int64(in.Stride):][:spanA])) ||
+				!bytes.Equal(gputest.AsBytes(gb), gputest.AsBytes(x.Data[int64(b)*int64(rhs.Stride):][:spanB])) || gi[0] != info[b] {
 				fail("item %d (%s) solved alone differs from the batch (info %d alone, %d in the batch)", b, items[b].Kind, gi[0], info[b])
 			}
 		}
@@ -498,7 +435,7 @@ func (e engine[T]) Posv(uplo core.Uplo, a, b core.Strided[T], info []int32) erro
 // TestConformance runs the shared Potrs and Posv suites on every order the
 // kernels take.
 func TestConformance(t *testing.T) {
-	s := gpu(t)
+	s := gputest.Stream(t)
 	warm(t, s.Context())
 	var sizes []int
 	for n := 1; n <= MaxN; n++ {
@@ -535,7 +472,7 @@ func TestPosvTiming(t *testing.T) {
 	if testing.Short() || !testing.Verbose() {
 		t.Skip("timing: runs only with -test.v and without -test.short")
 	}
-	s := gpu(t)
+	s := gputest.Stream(t)
 	c := s.Context()
 	sv, err := cuda.NewSolver(c, s)
 	if err != nil {
@@ -595,10 +532,10 @@ func timePosv[T core.Scalar](t *testing.T, tm timing, n int) {
 	}
 	size := int64(unsafe.Sizeof(hostA.Data[0]))
 	bytesA := int64(len(hostA.Data)) * size
-	srcA := upload(t, s, hostA.Data)
-	nativeA, vendorA, copyA := upload(t, s, hostA.Data), upload(t, s, hostA.Data), upload(t, s, hostA.Data)
+	srcA := gputest.Upload(t, s, hostA.Data)
+	nativeA, vendorA, copyA := gputest.Upload(t, s, hostA.Data), gputest.Upload(t, s, hostA.Data), gputest.Upload(t, s, hostA.Data)
 	zeros := make([]int32, count)
-	infoN, infoV, infoS := upload(t, s, zeros), upload(t, s, zeros), upload(t, s, zeros[:1])
+	infoN, infoV, infoS := gputest.Upload(t, s, zeros), gputest.Upload(t, s, zeros), gputest.Upload(t, s, zeros[:1])
 	ptrsA, err := cuda.PointerArrayOf[T](s, vendorA, count, int64(hostA.Stride))
 	if err != nil {
 		t.Fatal(err)
@@ -615,8 +552,8 @@ func timePosv[T core.Scalar](t *testing.T, tm timing, n int) {
 			hostB.Data[i] = oracle.FromComplex[T](gen.Uniform())
 		}
 		bytesB := int64(len(hostB.Data)) * size
-		srcB := upload(t, s, hostB.Data)
-		nativeB, vendorB, copyB := upload(t, s, hostB.Data), upload(t, s, hostB.Data), upload(t, s, hostB.Data)
+		srcB := gputest.Upload(t, s, hostB.Data)
+		nativeB, vendorB, copyB := gputest.Upload(t, s, hostB.Data), gputest.Upload(t, s, hostB.Data), gputest.Upload(t, s, hostB.Data)
 		ptrsB, err := cuda.PointerArrayOf[T](s, vendorB, count, int64(hostB.Stride))
 		if err != nil {
 			t.Fatal(err)
@@ -697,7 +634,7 @@ func timePosv[T core.Scalar](t *testing.T, tm timing, n int) {
 
 		// Each arm's buffers hold its last result: check a few matrices.
 		for k, arm := range arms[:2] {
-			info := download[int32](t, s, []cuda.DevicePtr{infoN, infoV}[k], count)
+			info := gputest.Download[int32](t, s, []cuda.DevicePtr{infoN, infoV}[k], count)
 			if i := slices.IndexFunc(info, func(v int32) bool { return v != 0 }); i >= 0 {
 				t.Errorf("%s: %s: info[%d] = %d on a positive definite matrix", name, arm.name, i, info[i])
 			}

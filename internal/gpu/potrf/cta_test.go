@@ -170,7 +170,7 @@ func ctaSizes(dt cuda.DType) []int {
 // alone. Orders run in parallel, each on its own stream, since the host
 // reference (n³ per matrix) costs more than the GPU.
 func TestPotrfCTA(t *testing.T) {
-	gpu(t)
+	gputest.Stream(t)
 	t.Run("float32", func(t *testing.T) { testPotrfCTA[float32](t) })
 	t.Run("float64", func(t *testing.T) { testPotrfCTA[float64](t) })
 	t.Run("complex64", func(t *testing.T) { testPotrfCTA[complex64](t) })
@@ -190,7 +190,7 @@ func testPotrfCTA[T core.Scalar](t *testing.T) {
 			for _, n := range ctaSizes(dt) {
 				t.Run(fmt.Sprintf("n=%d", n), func(t *testing.T) {
 					t.Parallel()
-					r := ctaCase[T](t, gpu(t), uplo, n, count, uint64(7000*n)+uint64(uplo))
+					r := ctaCase[T](t, gputest.Stream(t), uplo, n, count, uint64(7000*n)+uint64(uplo))
 					mu.Lock()
 					if cases++; r > worst {
 						worst, worstN = r, n
@@ -219,8 +219,8 @@ func ctaRun[T core.Scalar](t *testing.T, s *cuda.Stream, uplo core.Uplo, in core
 	size := int64(unsafe.Sizeof(in.Data[0]))
 	sentinel := slices.Repeat([]int32{-7}, count)
 
-	batched, alone := upload(t, s, in.Data), upload(t, s, in.Data)
-	infoB, infoA := upload(t, s, sentinel), upload(t, s, sentinel)
+	batched, alone := gputest.Upload(t, s, in.Data), gputest.Upload(t, s, in.Data)
+	infoB, infoA := gputest.Upload(t, s, sentinel), gputest.Upload(t, s, sentinel)
 	if err := PotrfCTA[T](s, uplo, n, batched, in.LD, int64(in.Stride), count, infoB); err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
@@ -231,11 +231,11 @@ func ctaRun[T core.Scalar](t *testing.T, s *cuda.Stream, uplo core.Uplo, in core
 		}
 	}
 	out := in
-	out.Data = download[T](t, s, batched, len(in.Data))
-	one := download[T](t, s, alone, len(in.Data))
-	info, infoOne := download[int32](t, s, infoB, count), download[int32](t, s, infoA, count)
+	out.Data = gputest.Download[T](t, s, batched, len(in.Data))
+	one := gputest.Download[T](t, s, alone, len(in.Data))
+	info, infoOne := gputest.Download[int32](t, s, infoB, count), gputest.Download[int32](t, s, infoA, count)
 
-	if !bytes.Equal(asBytes(out.Data), asBytes(one)) || !slices.Equal(info, infoOne) {
+	if !bytes.Equal(gputest.AsBytes(out.Data), gputest.AsBytes(one)) || !slices.Equal(info, infoOne) {
 		for x := range out.Data {
 			if !oracle.SameBits(out.Data[x], one[x]) {
 				t.Errorf("%s: element %d (matrix %d) is %v in the batch, %v factored alone", name, x, x/in.Stride, out.Data[x], one[x])
@@ -258,7 +258,7 @@ func ctaRun[T core.Scalar](t *testing.T, s *cuda.Stream, uplo core.Uplo, in core
 // between good matrices, in a layout that allows 16-byte Upper rows (lda a
 // multiple of 4, aligned stride) and in one that does not.
 func TestPotrfCTAFailures(t *testing.T) {
-	s := gpu(t)
+	s := gputest.Stream(t)
 	t.Run("float32", func(t *testing.T) { testPotrfCTAFailures[float32](t, s) })
 	t.Run("float64", func(t *testing.T) { testPotrfCTAFailures[float64](t, s) })
 	t.Run("complex64", func(t *testing.T) { testPotrfCTAFailures[complex64](t, s) })
@@ -334,7 +334,7 @@ func (e ctaEngine[T]) Potrf(uplo core.Uplo, a core.Strided[T], info []int32) err
 // a packed stride). The suite's empty batch of order 4 is below the tier
 // and listed as unsupported.
 func TestCTAConformance(t *testing.T) {
-	s := gpu(t)
+	s := gputest.Stream(t)
 	run := func(dt cuda.DType, suite func(cfg conformance.Config)) {
 		var sizes []int
 		for _, n := range []int{33, 47, 48, 63, 64, 65, 100, 127, 128, 129, 160, 161, 200, 224, 255, 256} {
@@ -363,7 +363,7 @@ func TestCTAConformance(t *testing.T) {
 // register row), printing registers, shared memory and blocks per SM for
 // each; every bucket's shared memory must be granted on this device.
 func TestCTAKernelResources(t *testing.T) {
-	s := gpu(t)
+	s := gputest.Stream(t)
 	c := s.Context()
 	type result struct {
 		dt  cuda.DType
@@ -430,7 +430,7 @@ func TestPotrfCTATiming(t *testing.T) {
 	if testing.Short() {
 		t.Skip("timing: skipped in -short mode")
 	}
-	s := gpu(t)
+	s := gputest.Stream(t)
 	c := s.Context()
 	sv, err := cuda.NewSolver(c, s)
 	if err != nil {
@@ -471,10 +471,10 @@ func timeCTA[T core.Scalar](t *testing.T, s *cuda.Stream, sv *cuda.Solver, flush
 	}
 	bytesPerCall := int64(len(host.Data)) * int64(unsafe.Sizeof(host.Data[0]))
 
-	src := upload(t, s, host.Data)
-	native, vendor := upload(t, s, host.Data), upload(t, s, host.Data)
+	src := gputest.Upload(t, s, host.Data)
+	native, vendor := gputest.Upload(t, s, host.Data), gputest.Upload(t, s, host.Data)
 	zeros := make([]int32, count)
-	infoN, infoV := upload(t, s, zeros), upload(t, s, zeros)
+	infoN, infoV := gputest.Upload(t, s, zeros), gputest.Upload(t, s, zeros)
 	ptrs, err := cuda.PointerArrayOf[T](s, vendor, count, int64(host.Stride))
 	if err != nil {
 		t.Fatal(err)
@@ -532,12 +532,12 @@ func timeCTA[T core.Scalar](t *testing.T, s *cuda.Stream, sv *cuda.Solver, flush
 
 	// Each arm last factored a fresh copy of src: check both.
 	for k, arm := range arms {
-		info := download[int32](t, s, []cuda.DevicePtr{infoN, infoV}[k], count)
+		info := gputest.Download[int32](t, s, []cuda.DevicePtr{infoN, infoV}[k], count)
 		if i := slices.IndexFunc(info, func(v int32) bool { return v != 0 }); i >= 0 {
 			t.Errorf("%s: %s: info[%d] = %d on a positive definite matrix", name, arm.name, i, info[i])
 		}
 		out := host
-		out.Data = download[T](t, s, arm.dst, len(host.Data))
+		out.Data = gputest.Download[T](t, s, arm.dst, len(host.Data))
 		for _, b := range []int{0, 1, count / 2, count - 1, rng.IntN(count)} {
 			if r := gputest.Residual1(host, out, b, uplo, host.Rows, eps); !(r <= 20) {
 				t.Errorf("%s: %s: matrix %d: ‖A − L·Lᴴ‖₁ = %.3g·n·eps·‖A‖₁, bound 20", name, arm.name, b, r)

@@ -85,69 +85,6 @@ func TestArguments(t *testing.T) {
 
 // ---- helpers for the GPU tests ----
 
-// gpu returns a stream on the first GPU, destroyed at the end of the test,
-// or skips the test with the reason there is none.
-func gpu(t testing.TB) *cuda.Stream {
-	t.Helper()
-	devs, err := cuda.Devices()
-	if err != nil {
-		t.Skipf("no CUDA device: %v", err)
-	}
-	if _, _, err := cuda.NVRTCVersion(); err != nil {
-		t.Skipf("no NVRTC: %v", err)
-	}
-	c, err := devs[0].Context()
-	if err != nil {
-		t.Fatalf("primary context of %s: %v", devs[0], err)
-	}
-	s, err := c.NewStream()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := s.Destroy(); err != nil {
-			t.Error(err)
-		}
-	})
-	return s
-}
-
-// upload copies host to a new device block, freed (after s has drained) at
-// the end of the test.
-func upload[E any](t testing.TB, s *cuda.Stream, host []E) cuda.DevicePtr {
-	t.Helper()
-	var z E
-	c := s.Context()
-	p, err := c.Alloc(max(int64(len(host))*int64(unsafe.Sizeof(z)), 256))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		s.Synchronize()
-		c.Free(p)
-	})
-	if err := cuda.Upload(s, p, host); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
-func download[E any](t testing.TB, s *cuda.Stream, p cuda.DevicePtr, n int) []E {
-	t.Helper()
-	out := make([]E, n)
-	if err := cuda.Download(s, out, p); err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
-func asBytes[E any](s []E) []byte {
-	if len(s) == 0 {
-		return nil
-	}
-	return unsafe.Slice((*byte)(unsafe.Pointer(&s[0])), len(s)*int(unsafe.Sizeof(s[0])))
-}
-
 // ---- tests that need a GPU ----
 
 // TestPotrf factors, for every type, both triangles and n = 1…32, a batch
@@ -159,7 +96,7 @@ func asBytes[E any](s []E) []byte {
 // nothing outside the triangles written; and the whole batch, padding and
 // all, bit-identical to each matrix factored alone (count = 1).
 func TestPotrf(t *testing.T) {
-	s := gpu(t)
+	s := gputest.Stream(t)
 	t.Run("float32", func(t *testing.T) { testPotrf[float32](t, s) })
 	t.Run("float64", func(t *testing.T) { testPotrf[float64](t, s) })
 	t.Run("complex64", func(t *testing.T) { testPotrf[complex64](t, s) })
@@ -190,8 +127,8 @@ func potrfCase[T core.Scalar](t *testing.T, s *cuda.Stream, uplo core.Uplo, n, c
 	size := int64(unsafe.Sizeof(in.Data[0]))
 	sentinel := slices.Repeat([]int32{-7}, count)
 
-	batched, alone := upload(t, s, in.Data), upload(t, s, in.Data)
-	infoB, infoA := upload(t, s, sentinel), upload(t, s, sentinel)
+	batched, alone := gputest.Upload(t, s, in.Data), gputest.Upload(t, s, in.Data)
+	infoB, infoA := gputest.Upload(t, s, sentinel), gputest.Upload(t, s, sentinel)
 	if err := Potrf[T](s, uplo, n, batched, in.LD, int64(in.Stride), count, infoB); err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
@@ -202,11 +139,11 @@ func potrfCase[T core.Scalar](t *testing.T, s *cuda.Stream, uplo core.Uplo, n, c
 		}
 	}
 	out := in
-	out.Data = download[T](t, s, batched, len(in.Data))
-	one := download[T](t, s, alone, len(in.Data))
-	info, infoOne := download[int32](t, s, infoB, count), download[int32](t, s, infoA, count)
+	out.Data = gputest.Download[T](t, s, batched, len(in.Data))
+	one := gputest.Download[T](t, s, alone, len(in.Data))
+	info, infoOne := gputest.Download[int32](t, s, infoB, count), gputest.Download[int32](t, s, infoA, count)
 
-	if !bytes.Equal(asBytes(out.Data), asBytes(one)) || !slices.Equal(info, infoOne) {
+	if !bytes.Equal(gputest.AsBytes(out.Data), gputest.AsBytes(one)) || !slices.Equal(info, infoOne) {
 		for x := range out.Data {
 			if !oracle.SameBits(out.Data[x], one[x]) {
 				t.Errorf("%s: element %d (matrix %d) is %v in the batch, %v factored alone", name, x, x/in.Stride, out.Data[x], one[x])
@@ -329,7 +266,7 @@ func (e engine[T]) Potrf(uplo core.Uplo, a core.Strided[T], info []int32) error 
 // positive definite and NaN items in one batch; padding; each good item
 // against its factorization alone) on every order the kernel takes.
 func TestConformance(t *testing.T) {
-	s := gpu(t)
+	s := gputest.Stream(t)
 	var sizes []int
 	for n := 1; n <= MaxN; n++ {
 		sizes = append(sizes, n)
@@ -345,7 +282,7 @@ func TestConformance(t *testing.T) {
 // × 2 triangles) and fails on any local memory (spills or a stack array),
 // printing registers and occupancy for each.
 func TestKernelResources(t *testing.T) {
-	s := gpu(t)
+	s := gputest.Stream(t)
 	c := s.Context()
 	type result struct {
 		dt   cuda.DType
@@ -413,7 +350,7 @@ func TestPotrfTiming(t *testing.T) {
 	if testing.Short() {
 		t.Skip("timing: skipped in -short mode")
 	}
-	s := gpu(t)
+	s := gputest.Stream(t)
 	c := s.Context()
 	sv, err := cuda.NewSolver(c, s)
 	if err != nil {
@@ -452,10 +389,10 @@ func timePotrf[T core.Scalar](t *testing.T, s *cuda.Stream, sv *cuda.Solver, flu
 	}
 	bytesPerCall := int64(len(host.Data)) * int64(unsafe.Sizeof(host.Data[0]))
 
-	src := upload(t, s, host.Data)
-	native, vendor := upload(t, s, host.Data), upload(t, s, host.Data)
+	src := gputest.Upload(t, s, host.Data)
+	native, vendor := gputest.Upload(t, s, host.Data), gputest.Upload(t, s, host.Data)
 	zeros := make([]int32, count)
-	infoN, infoV := upload(t, s, zeros), upload(t, s, zeros)
+	infoN, infoV := gputest.Upload(t, s, zeros), gputest.Upload(t, s, zeros)
 	ptrs, err := cuda.PointerArrayOf[T](s, vendor, count, int64(host.Stride))
 	if err != nil {
 		t.Fatal(err)
@@ -520,12 +457,12 @@ func timePotrf[T core.Scalar](t *testing.T, s *cuda.Stream, sv *cuda.Solver, flu
 		t.Fatal(err)
 	}
 	for k, arm := range arms[:2] {
-		info := download[int32](t, s, []cuda.DevicePtr{infoN, infoV}[k], count)
+		info := gputest.Download[int32](t, s, []cuda.DevicePtr{infoN, infoV}[k], count)
 		if i := slices.IndexFunc(info, func(v int32) bool { return v != 0 }); i >= 0 {
 			t.Errorf("%s: %s: info[%d] = %d on a positive definite matrix", name, arm.name, i, info[i])
 		}
 		out := host
-		out.Data = download[T](t, s, arm.dst, len(host.Data))
+		out.Data = gputest.Download[T](t, s, arm.dst, len(host.Data))
 		for _, b := range []int{0, 1, count / 2, count - 1, rng.IntN(count), rng.IntN(count)} {
 			if r := gputest.Residual1(host, out, b, uplo, host.Rows, eps); !(r <= 20) {
 				t.Errorf("%s: %s: matrix %d: ‖A − L·Lᴴ‖₁ = %.3g·n·eps·‖A‖₁, bound 20", name, arm.name, b, r)
