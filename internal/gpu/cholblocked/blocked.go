@@ -155,7 +155,7 @@ func diagThreads(dt cuda.DType) int { return 4 * InnerWidth(dt) }
 
 // applyTileRows is TR of chol_apply: 64 rows per block, 32 for complex128
 // (whose 64-row tile would need 50 KB of static shared memory). Panels
-// with few tiles in all use half that height (smallTileRows).
+// with few tiles in all use half that height (applyTiles).
 func applyTileRows(dt cuda.DType) int {
 	if dt == cuda.Complex128 {
 		return 32
