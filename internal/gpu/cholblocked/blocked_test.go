@@ -1050,8 +1050,7 @@ func TestTiming(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const flushBytes = 256 << 20 // > 60 MiB of L2, as the GPU MODE harness flushes
-	flush := gputest.Alloc(t, e.s, flushBytes)
+	tm := gputest.NewTimer(t, e.s)
 	selected := map[string]bool{}
 	for _, s := range strings.Split(*casesFlag, ",") {
 		if s = strings.TrimSpace(s); s != "" {
@@ -1065,17 +1064,16 @@ func TestTiming(t *testing.T) {
 			continue
 		}
 		t.Run(key, func(t *testing.T) {
-			lines = append(lines, timeCase(t, e, sv, gen, flush, flushBytes, tc))
+			lines = append(lines, timeCase(t, e, sv, gen, tm, tc))
 		})
 	}
 	t.Logf("float32 Lower, dense inputs, µs (median), L2 flushed:\n%-12s %10s %10s %10s %8s %8s %8s\n%s",
 		"case", "exact", "3xTF32", "cuSOLVER", "target", "exact×", "3x×", strings.Join(lines, "\n"))
 }
 
-func timeCase(t *testing.T, e *env, sv *cuda.Solver, gen []*cuda.Kernel, flush cuda.DevicePtr, flushBytes int64, tc timingCase) string {
+func timeCase(t *testing.T, e *env, sv *cuda.Solver, gen []*cuda.Kernel, tm *gputest.Timer, tc timingCase) string {
 	const uplo = core.Lower
 	n, count := tc.n, tc.count
-	c := e.s.Context()
 	reps := 9
 	switch {
 	case *repsFlag > 0:
@@ -1126,9 +1124,6 @@ func timeCase(t *testing.T, e *env, sv *cuda.Solver, gen []*cuda.Kernel, flush c
 		arms = append(arms, vendor)
 	}
 
-	start, end := mustEvent(t, c), mustEvent(t, c)
-	defer start.Destroy()
-	defer end.Destroy()
 	times := make([][]float64, len(arms))
 	for rep := -1; rep < reps; rep++ { // rep −1 warms up: compiles, creates workspaces
 		for o := range arms {
@@ -1137,31 +1132,18 @@ func timeCase(t *testing.T, e *env, sv *cuda.Solver, gen []*cuda.Kernel, flush c
 			if err := cuda.CopyDtoD(e.s, a.dst, src, bytesPerCall); err != nil {
 				t.Fatal(err)
 			}
-			if err := cuda.Memset(e.s, flush, byte(rep), flushBytes); err != nil {
-				t.Fatal(err)
-			}
-			if err := start.Record(e.s); err != nil {
-				t.Fatal(err)
-			}
-			if err := a.run(); err != nil {
+			us, err := tm.Time(t, a.run)
+			if err != nil {
 				t.Fatalf("%s: %v", a.name, err)
 			}
-			if err := end.Record(e.s); err != nil {
-				t.Fatal(err)
-			}
-			ms, err := cuda.ElapsedMs(start, end)
-			if err != nil {
-				t.Fatal(err)
-			}
 			if rep >= 0 {
-				times[i] = append(times[i], 1000*float64(ms))
+				times[i] = append(times[i], us)
 			}
 		}
 	}
 	med := make([]float64, len(arms))
 	for i := range arms {
-		sort.Float64s(times[i])
-		med[i] = times[i][len(times[i])/2]
+		med[i] = gputest.Median(times[i])
 	}
 
 	// Check every arm on its first and last matrix.
@@ -1271,15 +1253,6 @@ func checkLarge(a, l []float32, n int) float64 {
 	return worst / (float64(n) * 0x1p-23 * anorm)
 }
 
-func mustEvent(t *testing.T, c *cuda.Context) *cuda.Event {
-	t.Helper()
-	e, err := c.NewEvent()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return e
-}
-
 var phasesFlag = flag.String("blocked.phases", "", "TestPhases cases, e.g. 1024x4,4096x1 (empty: skip)")
 
 // TestPhases takes float32 Lower factorizations apart step by step: an
@@ -1323,7 +1296,7 @@ func phasesCase(t *testing.T, e *env, gen []*cuda.Kernel, n, count int, opt Opti
 		}
 	}
 	// Whole: events around Potrf only; host time to enqueue it.
-	start, end := mustEvent(t, c), mustEvent(t, c)
+	start, end := gputest.Event(t, c), gputest.Event(t, c)
 	var whole, host []float64
 	for rep := -1; rep < 5; rep++ {
 		fresh()
@@ -1352,7 +1325,7 @@ func phasesCase(t *testing.T, e *env, gen []*cuda.Kernel, n, count int, opt Opti
 	}
 	evs := make([]*cuda.Event, len(steps)+1)
 	for i := range evs {
-		evs[i] = mustEvent(t, c)
+		evs[i] = gputest.Event(t, c)
 	}
 	kinds := []string{"outer gemm", "inner gemm", "diag", "apply"}
 	sum := make([]float64, len(kinds))

@@ -234,3 +234,21 @@ func CheckFactors[T core.Scalar](errorf func(string, ...any), uplo core.Uplo, in
 	}
 	return worst
 }
+
+// SPDBatch is count packed n×n Hermitian positive definite matrices for
+// timing: distinct random ones (condition about 100, complex when cplx is
+// set), each matrix a fresh congruence D·A·Dᴴ of one of them, so building
+// count of them costs distinct·n³ + count·n², not count·n³.
+func SPDBatch[T core.Scalar](n, count, distinct int, cplx bool) core.Strided[T] {
+	gen := oracle.GenFor[T](uint64(n))
+	rng := rand.New(rand.NewPCG(uint64(n), 5))
+	pool := make([]*oracle.Mat, distinct)
+	for i := range pool {
+		pool[i] = gen.SPD(n, 100)
+	}
+	host := core.Strided[T]{Data: make([]T, count*n*n), Rows: n, Cols: n, LD: n, Stride: n * n, Count: count}
+	for b := range count {
+		oracle.Store(host, b, oracle.Congruent(pool[b%len(pool)], rng, cplx))
+	}
+	return host
+}

@@ -4,7 +4,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/batchlas/batchlas/internal/core"
 	"github.com/batchlas/batchlas/internal/cuda"
+	"github.com/batchlas/batchlas/internal/oracle"
 )
 
 func TestOnDeviceRefusesOtherTypes(t *testing.T) {
@@ -33,5 +35,26 @@ func TestOnDevice(t *testing.T) {
 	}
 	if a[1] != 2i || info[0] != 0x3f800000 || info[1] != 0 {
 		t.Errorf("after the round trip a = %v, info = %#x", a, info)
+	}
+}
+
+func TestSPDBatch(t *testing.T) {
+	a := SPDBatch[complex64](6, 5, 2, true)
+	if a.Count != 5 || a.LD != 6 || a.Stride != 36 || len(a.Data) != 5*36 {
+		t.Fatalf("layout %+v", a)
+	}
+	for b := range a.Count {
+		if _, info := oracle.Potrf(core.Lower, oracle.Load(a, b)); info != 0 {
+			t.Errorf("matrix %d is not positive definite (info %d)", b, info)
+		}
+	}
+	if a.Data[0] == a.Data[2*36] { // same pool matrix, another congruence
+		t.Errorf("matrices 0 and 2 share their first entry %v", a.Data[0])
+	}
+}
+
+func TestMedian(t *testing.T) {
+	if m := Median([]float64{5, 1, 3, 2}); m != 3 {
+		t.Errorf("Median = %v, want 3 (the upper middle)", m)
 	}
 }

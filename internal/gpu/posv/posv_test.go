@@ -8,7 +8,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
-	"sort"
 	"sync"
 	"testing"
 	"unsafe"
@@ -484,13 +483,7 @@ func TestPosvTiming(t *testing.T) {
 		t.Skipf("no cuBLAS: %v", err)
 	}
 	defer bl.Close()
-	const flushBytes = 256 << 20 // > 60 MiB of L2, as the GPU MODE harness flushes
-	flush, err := c.Alloc(flushBytes)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Free(flush)
-	tm := timing{s, sv, bl, flush, flushBytes}
+	tm := timing{s, sv, bl, gputest.NewTimer(t, s)}
 	// A subtest per type and order, so its device buffers are freed at its end.
 	for _, n := range []int{8, 16, 32} {
 		t.Run(fmt.Sprintf("float32/n=%d", n), func(t *testing.T) { timePosv[float32](t, tm, n) })
@@ -504,11 +497,10 @@ func TestPosvTiming(t *testing.T) {
 
 // timing is what the timed arms share.
 type timing struct {
-	s          *cuda.Stream
-	sv         *cuda.Solver
-	bl         *cuda.BLAS
-	flush      cuda.DevicePtr
-	flushBytes int64
+	s  *cuda.Stream
+	sv *cuda.Solver
+	bl *cuda.BLAS
+	*gputest.Timer
 }
 
 // timePosv times one type and order for 1, 4 and 16 right-hand sides.
@@ -516,20 +508,11 @@ func timePosv[T core.Scalar](t *testing.T, tm timing, n int) {
 	const count, reps = 65536, 9
 	const uplo = core.Lower
 	s := tm.s
-	c := s.Context()
 	eps := core.Eps[T]()
 
-	// Distinct SPD matrices: 32 random ones, each item a D·A·Dᴴ of one.
-	gen := oracle.GenFor[T](uint64(n))
-	rng := rand.New(rand.NewPCG(uint64(n), 5))
-	pool := make([]*oracle.Mat, 32)
-	for i := range pool {
-		pool[i] = gen.SPD(n, 100)
-	}
-	hostA := core.Strided[T]{Data: make([]T, count*n*n), Rows: n, Cols: n, LD: n, Stride: n * n, Count: count}
-	for b := range count {
-		oracle.Store(hostA, b, oracle.Congruent(pool[b%len(pool)], rng, core.IsComplex[T]()))
-	}
+	hostA := gputest.SPDBatch[T](n, count, 32, core.IsComplex[T]())
+	gen := oracle.GenFor[T](uint64(n) + 1)     // the right-hand sides
+	rng := rand.New(rand.NewPCG(uint64(n), 6)) // which matrices to check
 	size := int64(unsafe.Sizeof(hostA.Data[0]))
 	bytesA := int64(len(hostA.Data)) * size
 	srcA := gputest.Upload(t, s, hostA.Data)
@@ -541,9 +524,6 @@ func timePosv[T core.Scalar](t *testing.T, tm timing, n int) {
 		t.Fatal(err)
 	}
 	defer ptrsA.Free()
-	start, end := mustEvent(t, c), mustEvent(t, c)
-	defer start.Destroy()
-	defer end.Destroy()
 
 	for _, nrhs := range []int{1, 4, 16} {
 		name := fmt.Sprintf("%-10s n=%2d nrhs=%2d count=%d", core.TypeName[T](), n, nrhs, count)
@@ -605,31 +585,18 @@ func timePosv[T core.Scalar](t *testing.T, tm timing, n int) {
 				if err := cuda.CopyDtoD(s, arm.b, srcB, bytesB); err != nil {
 					t.Fatal(err)
 				}
-				if err := cuda.Memset(s, tm.flush, byte(rep), tm.flushBytes); err != nil {
-					t.Fatal(err)
-				}
-				if err := start.Record(s); err != nil {
-					t.Fatal(err)
-				}
-				if err := arm.run(); err != nil {
+				us, err := tm.Time(t, arm.run)
+				if err != nil {
 					t.Fatalf("%s: %s: %v", name, arm.name, err)
 				}
-				if err := end.Record(s); err != nil {
-					t.Fatal(err)
-				}
-				ms, err := cuda.ElapsedMs(start, end)
-				if err != nil {
-					t.Fatal(err)
-				}
 				if rep >= 0 {
-					times[i] = append(times[i], 1000*float64(ms))
+					times[i] = append(times[i], us)
 				}
 			}
 		}
 		med := make([]float64, len(arms))
 		for i := range arms {
-			sort.Float64s(times[i])
-			med[i] = times[i][reps/2]
+			med[i] = gputest.Median(times[i])
 		}
 
 		// Each arm's buffers hold its last result: check a few matrices.
@@ -653,13 +620,4 @@ func timePosv[T core.Scalar](t *testing.T, tm timing, n int) {
 		t.Logf("%s: native %8.1f µs (%5.0f GB/s, %3.0f %% of copy), vendor %8.1f µs, vendor/native %6.2f×; copy %6.1f µs",
 			name, med[0], gbs(med[0]), 100*med[2]/med[0], med[1], med[1]/med[0], med[2])
 	}
-}
-
-func mustEvent(t *testing.T, c *cuda.Context) *cuda.Event {
-	t.Helper()
-	e, err := c.NewEvent()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return e
 }

@@ -437,38 +437,23 @@ func TestPotrfCTATiming(t *testing.T) {
 		t.Skipf("no cuSOLVER: %v", err)
 	}
 	defer sv.Close()
-	const flushBytes = 256 << 20 // > 60 MiB of L2, as the GPU MODE harness flushes
-	flush, err := c.Alloc(flushBytes)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Free(flush)
+	tm := gputest.NewTimer(t, s)
 	for _, tc := range []struct{ n, count int }{{64, 1024}, {65, 1024}, {128, 256}, {129, 256}, {256, 64}, {255, 64}} {
-		timeCTA[float32](t, s, sv, flush, flushBytes, core.Lower, tc.n, tc.count)
-		timeCTA[float32](t, s, sv, flush, flushBytes, core.Upper, tc.n, tc.count)
+		timeCTA[float32](t, s, sv, tm, core.Lower, tc.n, tc.count)
+		timeCTA[float32](t, s, sv, tm, core.Upper, tc.n, tc.count)
 	}
 	for _, tc := range []struct{ n, count int }{{64, 1024}, {128, 256}, {224, 64}} {
-		timeCTA[float64](t, s, sv, flush, flushBytes, core.Lower, tc.n, tc.count)
+		timeCTA[float64](t, s, sv, tm, core.Lower, tc.n, tc.count)
 	}
 }
 
-func timeCTA[T core.Scalar](t *testing.T, s *cuda.Stream, sv *cuda.Solver, flush cuda.DevicePtr, flushBytes int64, uplo core.Uplo, n, count int) {
+func timeCTA[T core.Scalar](t *testing.T, s *cuda.Stream, sv *cuda.Solver, tm *gputest.Timer, uplo core.Uplo, n, count int) {
 	const reps = 9
-	c := s.Context()
 	name := fmt.Sprintf("%s %v n=%d count=%d", core.TypeName[T](), uplo, n, count)
 	eps := gputest.MachineEps[T]()
 
-	// Distinct SPD matrices: 16 random ones, each item a D·A·D of one.
-	gen := oracle.GenFor[T](uint64(n))
-	rng := rand.New(rand.NewPCG(uint64(n), 5))
-	pool := make([]*oracle.Mat, 16)
-	for i := range pool {
-		pool[i] = gen.SPD(n, 100)
-	}
-	host := core.Strided[T]{Data: make([]T, count*n*n), Rows: n, Cols: n, LD: n, Stride: n * n, Count: count}
-	for b := range count {
-		oracle.Store(host, b, oracle.Congruent(pool[b%len(pool)], rng, false))
-	}
+	host := gputest.SPDBatch[T](n, count, 16, false)
+	rng := rand.New(rand.NewPCG(uint64(n), 6)) // which matrices to check
 	bytesPerCall := int64(len(host.Data)) * int64(unsafe.Sizeof(host.Data[0]))
 
 	src := gputest.Upload(t, s, host.Data)
@@ -480,9 +465,6 @@ func timeCTA[T core.Scalar](t *testing.T, s *cuda.Stream, sv *cuda.Solver, flush
 		t.Fatal(err)
 	}
 	defer ptrs.Free()
-	start, end := mustEvent(t, c), mustEvent(t, c)
-	defer start.Destroy()
-	defer end.Destroy()
 
 	arms := []struct {
 		name string
@@ -503,31 +485,18 @@ func timeCTA[T core.Scalar](t *testing.T, s *cuda.Stream, sv *cuda.Solver, flush
 			if err := cuda.CopyDtoD(s, arm.dst, src, bytesPerCall); err != nil {
 				t.Fatal(err)
 			}
-			if err := cuda.Memset(s, flush, byte(rep), flushBytes); err != nil {
-				t.Fatal(err)
-			}
-			if err := start.Record(s); err != nil {
-				t.Fatal(err)
-			}
-			if err := arm.run(); err != nil {
+			us, err := tm.Time(t, arm.run)
+			if err != nil {
 				t.Fatalf("%s: %s: %v", name, arm.name, err)
 			}
-			if err := end.Record(s); err != nil {
-				t.Fatal(err)
-			}
-			ms, err := cuda.ElapsedMs(start, end)
-			if err != nil {
-				t.Fatal(err)
-			}
 			if rep >= 0 {
-				times[i] = append(times[i], 1000*float64(ms))
+				times[i] = append(times[i], us)
 			}
 		}
 	}
 	med := make([]float64, len(arms))
 	for i := range arms {
-		sort.Float64s(times[i])
-		med[i] = times[i][reps/2]
+		med[i] = gputest.Median(times[i])
 	}
 
 	// Each arm last factored a fresh copy of src: check both.

@@ -357,36 +357,21 @@ func TestPotrfTiming(t *testing.T) {
 		t.Skipf("no cuSOLVER: %v", err)
 	}
 	defer sv.Close()
-	const flushBytes = 256 << 20 // > 60 MiB of L2, as the GPU MODE harness flushes
-	flush, err := c.Alloc(flushBytes)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Free(flush)
+	tm := gputest.NewTimer(t, s)
 	for _, n := range []int{8, 16, 32} {
-		timePotrf[float32](t, s, sv, flush, flushBytes, n)
-		timePotrf[float64](t, s, sv, flush, flushBytes, n)
+		timePotrf[float32](t, s, sv, tm, n)
+		timePotrf[float64](t, s, sv, tm, n)
 	}
 }
 
-func timePotrf[T core.Scalar](t *testing.T, s *cuda.Stream, sv *cuda.Solver, flush cuda.DevicePtr, flushBytes int64, n int) {
+func timePotrf[T core.Scalar](t *testing.T, s *cuda.Stream, sv *cuda.Solver, tm *gputest.Timer, n int) {
 	const count, reps = 65536, 9
 	const uplo = core.Lower
-	c := s.Context()
 	name := fmt.Sprintf("%s n=%d count=%d", core.TypeName[T](), n, count)
 	eps := gputest.MachineEps[T]()
 
-	// Distinct SPD matrices: 32 random ones, each item a D·A·D of one.
-	gen := oracle.GenFor[T](uint64(n))
-	rng := rand.New(rand.NewPCG(uint64(n), 5))
-	pool := make([]*oracle.Mat, 32)
-	for i := range pool {
-		pool[i] = gen.SPD(n, 100)
-	}
-	host := core.Strided[T]{Data: make([]T, count*n*n), Rows: n, Cols: n, LD: n, Stride: n * n, Count: count}
-	for b := range count {
-		oracle.Store(host, b, oracle.Congruent(pool[b%len(pool)], rng, false))
-	}
+	host := gputest.SPDBatch[T](n, count, 32, false)
+	rng := rand.New(rand.NewPCG(uint64(n), 6)) // which matrices to check
 	bytesPerCall := int64(len(host.Data)) * int64(unsafe.Sizeof(host.Data[0]))
 
 	src := gputest.Upload(t, s, host.Data)
@@ -398,9 +383,6 @@ func timePotrf[T core.Scalar](t *testing.T, s *cuda.Stream, sv *cuda.Solver, flu
 		t.Fatal(err)
 	}
 	defer ptrs.Free()
-	start, end := mustEvent(t, c), mustEvent(t, c)
-	defer start.Destroy()
-	defer end.Destroy()
 
 	arms := []struct {
 		name string
@@ -422,31 +404,18 @@ func timePotrf[T core.Scalar](t *testing.T, s *cuda.Stream, sv *cuda.Solver, flu
 			if err := cuda.CopyDtoD(s, arm.dst, src, bytesPerCall); err != nil {
 				t.Fatal(err)
 			}
-			if err := cuda.Memset(s, flush, byte(rep), flushBytes); err != nil {
-				t.Fatal(err)
-			}
-			if err := start.Record(s); err != nil {
-				t.Fatal(err)
-			}
-			if err := arm.run(); err != nil {
+			us, err := tm.Time(t, arm.run)
+			if err != nil {
 				t.Fatalf("%s: %s: %v", name, arm.name, err)
 			}
-			if err := end.Record(s); err != nil {
-				t.Fatal(err)
-			}
-			ms, err := cuda.ElapsedMs(start, end)
-			if err != nil {
-				t.Fatal(err)
-			}
 			if rep >= 0 {
-				times[i] = append(times[i], 1000*float64(ms))
+				times[i] = append(times[i], us)
 			}
 		}
 	}
 	med := make([]float64, len(arms))
 	for i := range arms {
-		sort.Float64s(times[i])
-		med[i] = times[i][reps/2]
+		med[i] = gputest.Median(times[i])
 	}
 
 	// The copy arm last overwrote native: factor once more to check it.
@@ -472,13 +441,4 @@ func timePotrf[T core.Scalar](t *testing.T, s *cuda.Stream, sv *cuda.Solver, flu
 	gbs := func(us float64) float64 { return 2 * float64(bytesPerCall) / us / 1e3 }
 	t.Logf("%s: native %8.1f µs (%6.0f GB/s, %3.0f %% of copy), vendor %8.1f µs, vendor/native %5.2f×; copy %6.1f µs (%4.0f GB/s)",
 		name, med[0], gbs(med[0]), 100*med[2]/med[0], med[1], med[1]/med[0], med[2], gbs(med[2]))
-}
-
-func mustEvent(t *testing.T, c *cuda.Context) *cuda.Event {
-	t.Helper()
-	e, err := c.NewEvent()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return e
 }
