@@ -968,18 +968,7 @@ func TestKernelResources(t *testing.T) {
 			if i == 0 {
 				threads = diagThreads(r.dt)
 			}
-			blocks, err := k.ActiveBlocksPerSM(threads, 0)
-			if err != nil {
-				t.Error(err)
-			}
-			t.Logf("%-42s %3d registers, %d B local, %5d B shared, %2d blocks of %d per SM, compiled in %v (cached %v)",
-				k.Name, k.Registers, k.LocalBytes, k.StaticSharedBytes, blocks, threads, k.CompileTime.Round(1e6), k.FromCache)
-			if k.LocalBytes != 0 {
-				t.Errorf("%s uses %d bytes of local memory per thread", k.Name, k.LocalBytes)
-			}
-			if k.Registers <= 0 || k.MaxThreadsPerBlock < threads || blocks < 1 {
-				t.Errorf("%s: %d registers, at most %d threads per block, %d blocks per SM", k.Name, k.Registers, k.MaxThreadsPerBlock, blocks)
-			}
+			gputest.CheckResources(t, k, threads, 0)
 		}
 	}
 }

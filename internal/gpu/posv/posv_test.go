@@ -240,21 +240,10 @@ func TestKernelResources(t *testing.T) {
 		}
 		for _, k := range ks {
 			th := b.threads()
-			blocks, err := k.ActiveBlocksPerSM(th, 0)
-			if err != nil {
-				t.Error(err)
-			}
-			t.Logf("%-44s %3d registers, %d B local, %5d B shared, %2d blocks of %3d per SM, compiled in %v (cached %v)",
-				k.Name, k.Registers, k.LocalBytes, k.StaticSharedBytes, blocks, th, k.CompileTime.Round(1e6), k.FromCache)
-			if k.LocalBytes != 0 {
-				t.Errorf("%s uses %d bytes of local memory per thread: its registers spill", k.Name, k.LocalBytes)
-			}
+			gputest.CheckResources(t, k, th, 0)
 			lanes, cols := shape(b.cols)
 			if want := sharedBytes(b.dt, lanes, cols, b.nr, th); k.StaticSharedBytes != want {
 				t.Errorf("%s: %d B of static shared memory, the launcher's layout says %d", k.Name, k.StaticSharedBytes, want)
-			}
-			if k.Registers <= 0 || k.MaxThreadsPerBlock < th || blocks < 1 {
-				t.Errorf("%s: %d registers, at most %d threads per block, %d blocks per SM", k.Name, k.Registers, k.MaxThreadsPerBlock, blocks)
 			}
 		}
 	}

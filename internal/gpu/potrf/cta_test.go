@@ -1,7 +1,6 @@
 package potrf
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -207,49 +206,7 @@ func testPotrfCTA[T core.Scalar](t *testing.T) {
 func ctaCase[T core.Scalar](t *testing.T, s *cuda.Stream, uplo core.Uplo, n, count int, seed uint64) float64 {
 	t.Helper()
 	in, items := gputest.MixedBatch[T](n, count, uplo, seed)
-	return ctaRun(t, s, uplo, in, items)
-}
-
-// ctaRun factors the batch in with PotrfCTA, and each matrix alone, and
-// checks the results; it returns the worst residual ratio.
-func ctaRun[T core.Scalar](t *testing.T, s *cuda.Stream, uplo core.Uplo, in core.Strided[T], items []gputest.Item) float64 {
-	t.Helper()
-	n, count := in.Rows, in.Count
-	name := fmt.Sprintf("%s/%v/n=%d", core.TypeName[T](), uplo, n)
-	size := int64(unsafe.Sizeof(in.Data[0]))
-	sentinel := slices.Repeat([]int32{-7}, count)
-
-	batched, alone := gputest.Upload(t, s, in.Data), gputest.Upload(t, s, in.Data)
-	infoB, infoA := gputest.Upload(t, s, sentinel), gputest.Upload(t, s, sentinel)
-	if err := PotrfCTA[T](s, uplo, n, batched, in.LD, int64(in.Stride), count, infoB); err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	for b := range count {
-		p := alone + cuda.DevicePtr(int64(b)*int64(in.Stride)*size)
-		if err := PotrfCTA[T](s, uplo, n, p, in.LD, int64(in.Stride), 1, infoA+cuda.DevicePtr(4*b)); err != nil {
-			t.Fatalf("%s: item %d alone: %v", name, b, err)
-		}
-	}
-	out := in
-	out.Data = gputest.Download[T](t, s, batched, len(in.Data))
-	one := gputest.Download[T](t, s, alone, len(in.Data))
-	info, infoOne := gputest.Download[int32](t, s, infoB, count), gputest.Download[int32](t, s, infoA, count)
-
-	if !bytes.Equal(gputest.AsBytes(out.Data), gputest.AsBytes(one)) || !slices.Equal(info, infoOne) {
-		for x := range out.Data {
-			if !oracle.SameBits(out.Data[x], one[x]) {
-				t.Errorf("%s: element %d (matrix %d) is %v in the batch, %v factored alone", name, x, x/in.Stride, out.Data[x], one[x])
-				break
-			}
-		}
-		for b := range info {
-			if info[b] != infoOne[b] {
-				t.Errorf("%s: item %d: info %d in the batch, %d alone", name, b, info[b], infoOne[b])
-				break
-			}
-		}
-	}
-	return gputest.CheckFactors(func(format string, args ...any) { t.Errorf(name+": "+format, args...) }, uplo, in, items, out, info)
+	return factorRun(t, s, uplo, in, items, PotrfCTA[T])
 }
 
 // TestPotrfCTAFailures puts failures where a blocked kernel can get them
@@ -312,7 +269,7 @@ func testPotrfCTAFailures[T core.Scalar](t *testing.T, s *cuda.Stream) {
 						oracle.Store(in, b, m)
 						oracle.PoisonTriangle(in, b, uplo, false)
 					}
-					ctaRun(t, s, uplo, in, items)
+					factorRun(t, s, uplo, in, items, PotrfCTA[T])
 				})
 			}
 		}
@@ -404,18 +361,7 @@ func TestCTAKernelResources(t *testing.T) {
 				t.Errorf("%s: %v", k.Name, err)
 				continue
 			}
-			blocks, err := k.ActiveBlocksPerSM(r.np, shared)
-			if err != nil {
-				t.Error(err)
-			}
-			t.Logf("%-38s %3d registers, %d B local, %6d B shared (+%3d static), %2d blocks of %d per SM, compiled in %v (cached %v)",
-				k.Name, k.Registers, k.LocalBytes, shared, k.StaticSharedBytes, blocks, r.np, k.CompileTime.Round(1e6), k.FromCache)
-			if k.LocalBytes != 0 {
-				t.Errorf("%s uses %d bytes of local memory per thread: its register row is not register-resident", k.Name, k.LocalBytes)
-			}
-			if k.Registers <= 0 || k.MaxThreadsPerBlock < r.np || blocks < 1 {
-				t.Errorf("%s: %d registers, at most %d threads per block, %d blocks per SM", k.Name, k.Registers, k.MaxThreadsPerBlock, blocks)
-			}
+			gputest.CheckResources(t, k, r.np, shared)
 		}
 	}
 }

@@ -122,19 +122,29 @@ func testPotrf[T core.Scalar](t *testing.T, s *cuda.Stream) {
 // potrfCase runs one case and returns its worst residual ratio.
 func potrfCase[T core.Scalar](t *testing.T, s *cuda.Stream, uplo core.Uplo, n, count int, seed uint64) float64 {
 	t.Helper()
-	name := fmt.Sprintf("%s/%v/n=%d", core.TypeName[T](), uplo, n)
 	in, items := gputest.MixedBatch[T](n, count, uplo, seed)
+	return factorRun(t, s, uplo, in, items, Potrf[T])
+}
+
+// factorRun factors the batch in with factor, and each matrix alone, and
+// checks the results: the batch bit for bit equal to the matrices alone,
+// then CheckFactors. It returns the worst residual ratio.
+func factorRun[T core.Scalar](t *testing.T, s *cuda.Stream, uplo core.Uplo, in core.Strided[T], items []gputest.Item,
+	factor func(s *cuda.Stream, uplo core.Uplo, n int, a cuda.DevicePtr, lda int, stride int64, count int, info cuda.DevicePtr) error) float64 {
+	t.Helper()
+	n, count := in.Rows, in.Count
+	name := fmt.Sprintf("%s/%v/n=%d", core.TypeName[T](), uplo, n)
 	size := int64(unsafe.Sizeof(in.Data[0]))
 	sentinel := slices.Repeat([]int32{-7}, count)
 
 	batched, alone := gputest.Upload(t, s, in.Data), gputest.Upload(t, s, in.Data)
 	infoB, infoA := gputest.Upload(t, s, sentinel), gputest.Upload(t, s, sentinel)
-	if err := Potrf[T](s, uplo, n, batched, in.LD, int64(in.Stride), count, infoB); err != nil {
+	if err := factor(s, uplo, n, batched, in.LD, int64(in.Stride), count, infoB); err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
 	for b := range count {
 		p := alone + cuda.DevicePtr(int64(b)*int64(in.Stride)*size)
-		if err := Potrf[T](s, uplo, n, p, in.LD, int64(in.Stride), 1, infoA+cuda.DevicePtr(4*b)); err != nil {
+		if err := factor(s, uplo, n, p, in.LD, int64(in.Stride), 1, infoA+cuda.DevicePtr(4*b)); err != nil {
 			t.Fatalf("%s: item %d alone: %v", name, b, err)
 		}
 	}
@@ -157,7 +167,6 @@ func potrfCase[T core.Scalar](t *testing.T, s *cuda.Stream, uplo core.Uplo, n, c
 			}
 		}
 	}
-
 	return gputest.CheckFactors(func(format string, args ...any) { t.Errorf(name+": "+format, args...) }, uplo, in, items, out, info)
 }
 
@@ -325,18 +334,7 @@ func TestKernelResources(t *testing.T) {
 					t.Error(err)
 				}
 			}
-			blocks, err := k.ActiveBlocksPerSM(threadsPerBlock, dynamic)
-			if err != nil {
-				t.Error(err)
-			}
-			t.Logf("%-36s %3d registers, %d B local, %4d B shared + %5d B dynamic, %2d blocks of %d per SM, compiled in %v (cached %v)",
-				k.Name, k.Registers, k.LocalBytes, k.StaticSharedBytes, dynamic, blocks, threadsPerBlock, k.CompileTime.Round(1e6), k.FromCache)
-			if k.LocalBytes != 0 {
-				t.Errorf("%s uses %d bytes of local memory per thread: its register row is not register-resident", k.Name, k.LocalBytes)
-			}
-			if k.Registers <= 0 || k.MaxThreadsPerBlock < threadsPerBlock || blocks < 1 {
-				t.Errorf("%s: %d registers, at most %d threads per block, %d blocks per SM", k.Name, k.Registers, k.MaxThreadsPerBlock, blocks)
-			}
+			gputest.CheckResources(t, k, threadsPerBlock, dynamic)
 		}
 	}
 }
