@@ -365,11 +365,11 @@ func TestTuneCPU(t *testing.T) {
 }
 
 // TestTuneGPUModeInputs: --inputs gpumode measures with bench's gpumode
-// inputs and says so in the table's notes.
+// inputs, on both triangles, and says so in the table's notes.
 func TestTuneGPUModeInputs(t *testing.T) {
 	dir := t.TempDir()
 	code, stdout, stderr := runCLI("tune", "potrf", "--dtype", "float64", "--n", "40", "--batch", "2", "--device", "cpu",
-		"--time", "1ms", "--count", "1", "--inputs", "gpumode", "--out", dir)
+		"--time", "1ms", "--count", "1", "--inputs", "gpumode", "--uplo", "L,U", "--out", dir)
 	if code != exitOK {
 		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
 	}
@@ -379,13 +379,17 @@ func TestTuneGPUModeInputs(t *testing.T) {
 		t.Fatal(err)
 	}
 	tab, err := route.ParseTable(file, bytes.NewReader(data))
-	if err != nil || len(tab.Rows) != 1 || len(tab.Rows[0].Entries) != 2 {
+	if err != nil || len(tab.Rows) != 2 || len(tab.Rows[0].Entries) != 2 {
 		t.Fatalf("%v\n%s", err, data)
+	}
+	if !regexp.MustCompile(`(?m)^L +40 +2 `).Match(data) || !regexp.MustCompile(`(?m)^U +40 +2 `).Match(data) {
+		t.Errorf("want a row per triangle in\n%s", data)
 	}
 	if !strings.Contains(string(data), "on GPU MODE's dense cond-2 inputs with the cholesky-gpumode") {
 		t.Errorf("no note on the inputs in\n%s", data)
 	}
-	if log, err := os.ReadFile(filepath.Join(dir, "potrf.cpu.bench.log")); err != nil || !strings.Contains(string(log), "# inputs gpumode: one case of potrf") {
+	if log, err := os.ReadFile(filepath.Join(dir, "potrf.cpu.bench.log")); err != nil || !strings.Contains(string(log), "# inputs gpumode: one case of potrf") ||
+		!strings.Contains(string(log), "batchlas.Potrf(q, Upper,") {
 		t.Errorf("bench's log does not name the inputs:\n%s", log)
 	}
 }
@@ -401,7 +405,7 @@ func TestTuneUsageErrors(t *testing.T) {
 		{[]string{"tune", "potrf", "--n", "4:2", "--batch", "8"}, `--n "4:2": the range ends below its start`},
 		{[]string{"tune", "potrf", "--n", "8", "--batch", "8", "--dtype", "float32,half"}, `dtype "half"`},
 		{[]string{"tune", "potrf", "--n", "8", "--batch", "8", "--device", "sm_90"}, `--device "sm_90"`},
-		{[]string{"tune", "potrf", "--n", "8", "--batch", "8", "--device", "cpu", "--uplo", "L,U"}, "bench times potrf with uplo=L only, not U"},
+		{[]string{"tune", "potrf", "--n", "8", "--batch", "8", "--device", "cpu", "--uplo", "L,U"}, "bench times potrf with uplo=U only on --inputs gpumode"},
 		{[]string{"tune", "trmm", "--n", "8", "--batch", "8", "--device", "cpu"}, "bench cannot time trmm"},
 		{[]string{"tune", "potrf", "--n", "8", "--batch", "8", "--count", "0"}, "--count 0"},
 		{[]string{"tune", "getrf", "--n", "8", "--batch", "8", "--inputs", "gpumode"}, "only gpumode, and only for potrf"},

@@ -33,6 +33,10 @@ type Config struct {
 	// instead of O(n³)), with the Lower triangle factored. Tune uses it to
 	// reach large orders.
 	Inputs string
+	// Uplo is the triangle potrf factors with Inputs "gpumode": "L" (or
+	// "") or "U", GPU MODE's own form. Every other op and input family
+	// times Lower only.
+	Uplo string
 
 	// Suite names a list of cases to run instead of one (see Suites). Op,
 	// N, Batch and NRHS must then be zero; Dtype "" takes the suite's
@@ -83,6 +87,12 @@ func (c *Config) Validate() error {
 		}
 	default:
 		return usagef("-inputs %q: want gpumode or nothing", c.Inputs)
+	}
+	switch {
+	case c.Uplo != "" && c.Uplo != "L" && c.Uplo != "U":
+		return usagef("-uplo %q: want L or U", c.Uplo)
+	case c.Uplo == "U" && c.Inputs != "gpumode":
+		return usagef("-uplo U needs -inputs gpumode (bench times Upper only for potrf on GPU MODE's inputs)")
 	}
 	if c.Suite != "" {
 		if err := c.validateSuite(); err != nil {

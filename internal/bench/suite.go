@@ -237,14 +237,19 @@ func where(gpu bool) string {
 }
 
 // runGPUModeInputs runs one potrf case (cfg.N, cfg.Batch) with GPU MODE's
-// inputs, timing and checks, Lower (Config.Inputs "gpumode").
+// inputs, timing and checks, on cfg.Uplo's triangle (Config.Inputs
+// "gpumode"). Both triangles get the same matrices.
 func runGPUModeInputs(cfg Config, w io.Writer) (Outcome, error) {
 	s := LookupSuite("cholesky-gpumode")
 	arms, gpu := suiteArms(&cfg)
+	uplo := cfg.Uplo
+	if uplo == "" {
+		uplo = "L"
+	}
 	c := Case{
 		Name: fmt.Sprintf("potrf/n=%d/batch=%d", cfg.N, cfg.Batch),
 		Op:   "potrf", N: cfg.N, Batch: cfg.Batch,
-		Uplo: "L", Seed: uint64(cfg.N)<<20 | uint64(cfg.Batch), Inputs: gpumodeInputs(cfg.Batch, cfg.N),
+		Uplo: uplo, Seed: uint64(cfg.N)<<20 | uint64(cfg.Batch), Inputs: gpumodeInputs(cfg.Batch, cfg.N),
 	}
 	writeEnvironment(w, cfg.Command)
 	fmt.Fprintf(w, "# inputs gpumode: one case of potrf, %s, on %s, with the inputs, timing and checks of suite %s\n", cfg.Dtype, where(gpu), s.Name)

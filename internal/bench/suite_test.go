@@ -544,6 +544,8 @@ func TestGPUModeInputsOneCase(t *testing.T) {
 		{"dtype", func(c *Config) { c.Dtype = "complex64" }, "is for float32 and float64"},
 		{"suite", func(c *Config) { c.Op, c.N, c.Batch, c.Suite = "", 0, 0, "cholesky-gpumode" }, "suite cholesky-gpumode picks its own inputs"},
 		{"family", func(c *Config) { c.Inputs = "spd" }, `-inputs "spd"`},
+		{"uplo", func(c *Config) { c.Uplo = "X" }, `-uplo "X": want L or U`},
+		{"upper without gpumode", func(c *Config) { c.Uplo, c.Inputs = "U", "" }, "-uplo U needs -inputs gpumode"},
 	} {
 		cfg := Config{Op: "potrf", Dtype: "float64", N: 8, Batch: 2, Arms: []string{"cpu"}, Count: 1, Time: time.Millisecond, Inputs: "gpumode"}
 		c.edit(&cfg)
@@ -581,6 +583,22 @@ func TestGPUModeInputsOneCase(t *testing.T) {
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("no %q in\n%s", want, text)
+		}
+	}
+
+	// Upper: the same case on the other triangle, checked as such.
+	out.Reset()
+	cfg.Uplo, cfg.wrapGM = "U", nil
+	if res, err = Run(cfg, &out); err != nil {
+		t.Fatal(err)
+	}
+	text = out.String()
+	if len(res.Arms) != 2 || res.Arms[0].Failed || res.Arms[1].Failed || res.Arms[0].NsPerCall <= 0 {
+		t.Fatalf("Upper outcome %+v\n%s", res, text)
+	}
+	for _, want := range []string{"batchlas.Potrf(q, Upper,", "uplo U,", "all 150 matrices pass"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("Upper: no %q in\n%s", want, text)
 		}
 	}
 }

@@ -30,6 +30,11 @@ type Source struct {
 	Options []string // extra NVRTC options; --gpu-architecture and -std=c++17 are always given
 }
 
+// LineInfoEnv, when set to anything, compiles every kernel with -lineinfo,
+// so that a profiler (ncu --import-source) can tie its samples to source
+// lines. The option is part of the cache key.
+const LineInfoEnv = "BATCHLAS_NVRTC_LINEINFO"
+
 // JITOptions configures a JIT.
 type JITOptions struct {
 	// CacheDir holds compiled images on disk; "" means
@@ -161,6 +166,9 @@ func (j *JIT) Load(c *Context, src Source, names ...string) ([]*Kernel, error) {
 		return nil, fmt.Errorf("%w: %w", core.ErrUnsupported, err)
 	}
 	options := append([]string{archOption, "-std=c++17"}, src.Options...)
+	if os.Getenv(LineInfoEnv) != "" {
+		options = append(options, "-lineinfo")
+	}
 	key := cacheKey(src.Code, names, options, arch, n.versionString(), ptx)
 
 	mk := moduleKey{c, key}

@@ -405,35 +405,44 @@ func TestCompileErrorThroughLoad(t *testing.T) {
 	}
 }
 
-// TestCopyKernelAttributes: the copy kernels use no local memory (no spills,
-// no stack), per the house rule.
-func TestCopyKernelAttributes(t *testing.T) {
+// TestKernelAttributes: the copy and transpose kernels use no local memory
+// (no spills, no stack), per the house rule, and LoadedKernels lists them.
+func TestKernelAttributes(t *testing.T) {
 	c := rtContext(t)
 	rtNeedNVRTC(t)
-	ks, err := DefaultJIT().Load(c, CopySource, CopyKernelNames()...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, k := range ks {
-		t.Log(k)
-		if k.LocalBytes != 0 {
-			t.Errorf("%s uses %d bytes of local memory per thread", k.Name, k.LocalBytes)
+	for _, tc := range []struct {
+		src    Source
+		names  []string
+		shared bool // static shared memory expected
+	}{
+		{CopySource, CopyKernelNames(), false},
+		{TransposeSource, TransposeKernelNames(), true},
+	} {
+		ks, err := DefaultJIT().Load(c, tc.src, tc.names...)
+		if err != nil {
+			t.Fatal(err)
 		}
-		if k.Registers <= 0 || k.MaxThreadsPerBlock < 256 || k.StaticSharedBytes != 0 {
-			t.Errorf("%s: implausible attributes %+v", k.Name, k)
+		for _, k := range ks {
+			t.Log(k)
+			if k.LocalBytes != 0 {
+				t.Errorf("%s uses %d bytes of local memory per thread", k.Name, k.LocalBytes)
+			}
+			if k.Registers <= 0 || k.MaxThreadsPerBlock < 256 || (k.StaticSharedBytes != 0) != tc.shared {
+				t.Errorf("%s: implausible attributes %+v", k.Name, k)
+			}
+			if blocks, err := k.ActiveBlocksPerSM(256, 0); err != nil || blocks <= 0 {
+				t.Errorf("%s: ActiveBlocksPerSM = %d, %v", k.Name, blocks, err)
+			}
 		}
-		if blocks, err := k.ActiveBlocksPerSM(256, 0); err != nil || blocks <= 0 {
-			t.Errorf("%s: ActiveBlocksPerSM = %d, %v", k.Name, blocks, err)
+		found := 0
+		for _, k := range LoadedKernels() {
+			if k.Source == tc.src.Name && k.Device == c.Device.Ordinal {
+				found++
+			}
 		}
-	}
-	found := 0
-	for _, k := range LoadedKernels() {
-		if k.Source == "copy.cu" && k.Device == c.Device.Ordinal {
-			found++
+		if found < len(ks) {
+			t.Errorf("LoadedKernels lists %d %s kernels, want %d", found, tc.src.Name, len(ks))
 		}
-	}
-	if found < len(ks) {
-		t.Errorf("LoadedKernels lists %d copy kernels, want %d", found, len(ks))
 	}
 }
 

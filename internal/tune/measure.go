@@ -29,10 +29,10 @@ type BenchOptions struct {
 // oracle, repetitions of the arms interleaved.
 func BenchMeasure(op string, o BenchOptions) Measure {
 	return func(p Point, arms []string) ([]bench.ArmResult, error) {
-		if err := BenchSupports(op, p); err != nil {
+		if err := BenchSupports(op, p, o.Inputs); err != nil {
 			return nil, err
 		}
-		cfg := bench.Config{Op: op, Dtype: p.DType, N: p.N, Batch: p.Batch, Arms: arms,
+		cfg := bench.Config{Op: op, Dtype: p.DType, N: p.N, Batch: p.Batch, Arms: arms, Uplo: p.Uplo,
 			Device: o.Device, Count: o.Count, Time: o.Time, Seed: o.Seed, Command: o.Command, Inputs: o.Inputs}
 		if cfg.Seed == 0 {
 			cfg.Seed = 1
@@ -52,9 +52,11 @@ func BenchMeasure(op string, o BenchOptions) Measure {
 	}
 }
 
-// BenchSupports says whether bench can measure op at p. Bench times one
-// form of each op: square matrices (m = k = n), Lower, Left and NoTrans.
-func BenchSupports(op string, p Point) error {
+// BenchSupports says whether bench can measure op at p with input family
+// inputs (BenchOptions.Inputs). Bench times one form of each op: square
+// matrices (m = k = n), Lower, Left and NoTrans; potrf on GPU MODE's
+// inputs ("gpumode") also Upper.
+func BenchSupports(op string, p Point, inputs string) error {
 	if bench.LookupOp(op) == nil {
 		return usagef("bench cannot time %s (it times %s)", op, bench.OpNames())
 	}
@@ -66,7 +68,12 @@ func BenchSupports(op string, p Point) error {
 		return usagef("bench times %s on square matrices only (m = n), not m=%d n=%d", op, p.M, p.N)
 	case p.K != 0 && p.K != p.N:
 		return usagef("bench times %s with k = n only, not k=%d n=%d", op, p.K, p.N)
+	case p.Uplo == "U" && op == "potrf" && inputs == "gpumode":
+		return nil
 	case p.Uplo != "" && p.Uplo != "L":
+		if op == "potrf" {
+			return usagef("bench times potrf with uplo=U only on --inputs gpumode, not on its usual inputs")
+		}
 		return bad("uplo", p.Uplo, "L")
 	case p.Side != "" && p.Side != "L":
 		return bad("side", p.Side, "L")

@@ -88,7 +88,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	measure := cfg.Measure
 	if measure == nil {
 		for _, p := range points {
-			if err := BenchSupports(op.Name, p); err != nil {
+			if err := BenchSupports(op.Name, p, cfg.Bench.Inputs); err != nil {
 				return s, err
 			}
 		}

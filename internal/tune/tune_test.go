@@ -420,23 +420,31 @@ func TestJournalRoundTrip(t *testing.T) {
 }
 
 func TestBenchSupports(t *testing.T) {
-	if err := BenchSupports("potrf", Point{DType: "float32", Uplo: "L", N: 8, Batch: 8}); err != nil {
+	if err := BenchSupports("potrf", Point{DType: "float32", Uplo: "L", N: 8, Batch: 8}, ""); err != nil {
 		t.Error(err)
 	}
+	// GPU MODE's inputs take both triangles of potrf.
+	for _, uplo := range []string{"L", "U"} {
+		if err := BenchSupports("potrf", Point{DType: "float32", Uplo: uplo, N: 8, Batch: 8}, "gpumode"); err != nil {
+			t.Errorf("gpumode, uplo %s: %v", uplo, err)
+		}
+	}
 	for _, c := range []struct {
-		op   string
-		p    Point
-		want string
+		op     string
+		p      Point
+		inputs string
+		want   string
 	}{
-		{"trmm", Point{N: 8}, "bench cannot time trmm"},
-		{"potrf", Point{Uplo: "U", N: 8}, "bench times potrf with uplo=L only, not U"},
-		{"getrf", Point{M: 9, N: 8}, "square matrices only (m = n), not m=9 n=8"},
-		{"gemm", Point{M: 8, N: 8, K: 4, Trans: "N", TransB: "N"}, "k = n only"},
-		{"trsm", Point{Side: "R", Uplo: "L", Trans: "N", N: 8}, "side=L only"},
-		{"getrs", Point{Trans: "T", N: 8}, "trans=N only"},
+		{"trmm", Point{N: 8}, "", "bench cannot time trmm"},
+		{"potrf", Point{Uplo: "U", N: 8}, "", "bench times potrf with uplo=U only on --inputs gpumode"},
+		{"potrs", Point{Uplo: "U", N: 8}, "gpumode", "bench times potrs with uplo=L only, not U"},
+		{"getrf", Point{M: 9, N: 8}, "", "square matrices only (m = n), not m=9 n=8"},
+		{"gemm", Point{M: 8, N: 8, K: 4, Trans: "N", TransB: "N"}, "", "k = n only"},
+		{"trsm", Point{Side: "R", Uplo: "L", Trans: "N", N: 8}, "", "side=L only"},
+		{"getrs", Point{Trans: "T", N: 8}, "", "trans=N only"},
 	} {
-		if err := BenchSupports(c.op, c.p); err == nil || !strings.Contains(err.Error(), c.want) || !IsUsage(err) {
-			t.Errorf("%s %+v: err = %v, want %q", c.op, c.p, err, c.want)
+		if err := BenchSupports(c.op, c.p, c.inputs); err == nil || !strings.Contains(err.Error(), c.want) || !IsUsage(err) {
+			t.Errorf("%s %+v %q: err = %v, want %q", c.op, c.p, c.inputs, err, c.want)
 		}
 	}
 	// Run refuses such a grid before measuring anything.
@@ -444,7 +452,7 @@ func TestBenchSupports(t *testing.T) {
 	cfg.Measure = nil
 	cfg.Grid.Uplo = []string{"U"}
 	cfg.Bench = BenchOptions{Count: 1, Time: time.Millisecond}
-	if _, err := Run(context.Background(), cfg); !IsUsage(err) || !strings.Contains(err.Error(), "uplo=L only") {
+	if _, err := Run(context.Background(), cfg); !IsUsage(err) || !strings.Contains(err.Error(), "uplo=U only on --inputs gpumode") {
 		t.Errorf("err = %v", err)
 	}
 }

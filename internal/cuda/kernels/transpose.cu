@@ -30,14 +30,14 @@ __device__ __forceinline__ cdouble_t conj_of(cdouble_t v) {
 // Part selectors, as copy.cu's and the Go launcher's CopyPart.
 enum { T_PART_ALL = 0, T_PART_LOWER = 1, T_PART_UPPER = 2, T_PART_STRICT_LOWER = 3, T_PART_STRICT_UPPER = 4 };
 
+// A comparison chain, not a switch: with the switch and strided tile loops
+// this kernel had before, NVRTC 13 gave the double instantiation 8 bytes of
+// local memory (TestKernelAttributes); this form and the fixed-count loops
+// below compile to none.
 __device__ __forceinline__ bool t_selected(int part, int i, int j) {
-    switch (part) {
-    case T_PART_LOWER: return i >= j;
-    case T_PART_UPPER: return i <= j;
-    case T_PART_STRICT_LOWER: return i > j;
-    case T_PART_STRICT_UPPER: return i < j;
-    default: return true;
-    }
+    const int d = i - j;
+    return part == T_PART_ALL || (part == T_PART_LOWER && d >= 0) || (part == T_PART_UPPER && d <= 0) ||
+           (part == T_PART_STRICT_LOWER && d > 0) || (part == T_PART_STRICT_UPPER && d < 0);
 }
 
 // A is rows×cols, B cols×rows: B(r, c) = op(A(c, r)) where part selects (r, c).
@@ -52,14 +52,14 @@ __global__ void __launch_bounds__(256) transpose_matrices(const T* a, long long 
         const T* am = a + m * stride_a;
         T* bm = b + m * stride_b;
 #pragma unroll
-        for (int k = ty; k < 32; k += 8) {
-            const int i = i0 + tx, j = j0 + k;
+        for (int q = 0; q < 4; ++q) {
+            const int k = ty + 8 * q, i = i0 + tx, j = j0 + k;
             if (i < rows && j < cols) tile[k][tx] = am[(long long)j * lda + i];
         }
         __syncthreads();
 #pragma unroll
-        for (int k = ty; k < 32; k += 8) {
-            const int r = j0 + tx, c = i0 + k; // B(r, c) = A(c, r) = tile[tx][k]
+        for (int q = 0; q < 4; ++q) {
+            const int k = ty + 8 * q, r = j0 + tx, c = i0 + k; // B(r, c) = A(c, r) = tile[tx][k]
             if (r < cols && c < rows && t_selected(part, r, c)) {
                 T v = tile[tx][k];
                 if (CONJ) v = conj_of(v);
