@@ -72,7 +72,6 @@ import (
 	_ "embed"
 	"fmt"
 	"math"
-	"sync"
 
 	"github.com/batchlas/batchlas/internal/core"
 	"github.com/batchlas/batchlas/internal/cuda"
@@ -453,28 +452,23 @@ func KernelNames() []string {
 }
 
 type kernelKey struct {
-	ctx  *cuda.Context
 	dt   cuda.DType
 	uplo core.Uplo
 }
 
-// loaded caches, per context, type and triangle, the kernels of
-// kernelNames; each set is compiled on its first use (the float32
-// diagonal kernel is fully unrolled and takes NVRTC 11.8 about 20 s, once:
+// loaded holds, per context, type and triangle, the kernels of
+// kernelNames; each set is compiled on its first use (a few seconds, once:
 // the image is then in the disk cache).
-var loaded sync.Map // kernelKey → []*cuda.Kernel
+var loaded cuda.KernelSets[kernelKey]
 
 func kernels(c *cuda.Context, dt cuda.DType, uplo core.Uplo) ([]*cuda.Kernel, error) {
-	key := kernelKey{c, dt, uplo}
-	if ks, ok := loaded.Load(key); ok {
-		return ks.([]*cuda.Kernel), nil
-	}
-	ks, err := cuda.DefaultJIT().Load(c, Source, kernelNames(dt, uplo)...)
-	if err != nil {
-		return nil, fmt.Errorf("cholblocked: %w", err)
-	}
-	loaded.Store(key, ks)
-	return ks, nil
+	return loaded.Get(c, kernelKey{dt, uplo}, func(c *cuda.Context, k kernelKey) ([]*cuda.Kernel, error) {
+		ks, err := cuda.DefaultJIT().Load(c, Source, kernelNames(k.dt, k.uplo)...)
+		if err != nil {
+			return nil, fmt.Errorf("cholblocked: %w", err)
+		}
+		return ks, nil
+	})
 }
 
 // ---- the driver ----

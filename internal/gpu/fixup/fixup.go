@@ -6,7 +6,6 @@ package fixup
 import (
 	_ "embed"
 	"fmt"
-	"sync"
 	"unsafe"
 
 	"github.com/batchlas/batchlas/internal/core"
@@ -30,17 +29,17 @@ var names = []string{
 	"nonfinite_info<double, 2>",
 }
 
-var loaded sync.Map // *cuda.Context → []*cuda.Kernel in names order
+var loaded cuda.KernelSets[struct{}] // per context, every kernel of names in order
+
+func load(c *cuda.Context, _ struct{}) ([]*cuda.Kernel, error) {
+	return cuda.DefaultJIT().Load(c, source, names...)
+}
 
 func kernel(c *cuda.Context, i int) (*cuda.Kernel, error) {
-	if ks, ok := loaded.Load(c); ok {
-		return ks.([]*cuda.Kernel)[i], nil
-	}
-	ks, err := cuda.DefaultJIT().Load(c, source, names...)
+	ks, err := loaded.Get(c, struct{}{}, load)
 	if err != nil {
 		return nil, err
 	}
-	loaded.Store(c, ks)
 	return ks[i], nil
 }
 
@@ -125,9 +124,5 @@ func NonfiniteInfo[T core.Scalar](s *cuda.Stream, a Layout, n, count int, info c
 // Load compiles (or finds in the cache) and loads every fixup kernel into c,
 // for `batchlas kernels` and tests that inspect kernel attributes.
 func Load(c *cuda.Context) ([]*cuda.Kernel, error) {
-	if _, err := kernel(c, 0); err != nil {
-		return nil, err
-	}
-	ks, _ := loaded.Load(c)
-	return ks.([]*cuda.Kernel), nil
+	return loaded.Get(c, struct{}{}, load)
 }

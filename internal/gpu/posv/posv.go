@@ -165,27 +165,18 @@ func KernelNames() []string {
 	return names
 }
 
-type kernelKey struct {
-	ctx *cuda.Context
-	bucket
-}
-
-// loaded caches, per context and bucket, the Lower and Upper kernels; each
+// loaded holds, per context and bucket, the Lower and Upper kernels; each
 // bucket is compiled on its first use.
-var loaded sync.Map // kernelKey → []*cuda.Kernel
+var loaded cuda.KernelSets[bucket]
 
 func kernels(c *cuda.Context, b bucket) ([]*cuda.Kernel, error) {
-	key := kernelKey{c, b}
-	if ks, ok := loaded.Load(key); ok {
-		return ks.([]*cuda.Kernel), nil
-	}
-	// JIT.Load makes concurrent first calls wait for one compilation.
-	ks, err := cuda.DefaultJIT().Load(c, Source, b.names()...)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", kernelPrefix[b.kind], err)
-	}
-	loaded.Store(key, ks)
-	return ks, nil
+	return loaded.Get(c, b, func(c *cuda.Context, b bucket) ([]*cuda.Kernel, error) {
+		ks, err := cuda.DefaultJIT().Load(c, Source, b.names()...)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", kernelPrefix[b.kind], err)
+		}
+		return ks, nil
+	})
 }
 
 // Load compiles (or finds in the cache) and loads every posv.cu kernel into

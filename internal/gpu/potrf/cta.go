@@ -8,7 +8,6 @@ package potrf
 import (
 	_ "embed"
 	"fmt"
-	"sync"
 
 	"github.com/batchlas/batchlas/internal/core"
 	"github.com/batchlas/batchlas/internal/cuda"
@@ -114,26 +113,22 @@ func LoadCTAKernels(c *cuda.Context) ([]*cuda.Kernel, error) {
 }
 
 type ctaKey struct {
-	ctx *cuda.Context
-	dt  cuda.DType
-	np  int
+	dt cuda.DType
+	np int
 }
 
-// ctaLoaded caches, per context, type and bucket, the Lower and Upper
+// ctaLoaded holds, per context, type and bucket, the Lower and Upper
 // kernels; each bucket is compiled on its first use.
-var ctaLoaded sync.Map // ctaKey → []*cuda.Kernel
+var ctaLoaded cuda.KernelSets[ctaKey]
 
 func ctaKernels(c *cuda.Context, dt cuda.DType, np int) ([]*cuda.Kernel, error) {
-	key := ctaKey{c, dt, np}
-	if ks, ok := ctaLoaded.Load(key); ok {
-		return ks.([]*cuda.Kernel), nil
-	}
-	ks, err := cuda.DefaultJIT().Load(c, CTASource, ctaKernelNames(dt, np)...)
-	if err != nil {
-		return nil, fmt.Errorf("potrf: cta: %w", err)
-	}
-	ctaLoaded.Store(key, ks)
-	return ks, nil
+	return ctaLoaded.Get(c, ctaKey{dt, np}, func(c *cuda.Context, k ctaKey) ([]*cuda.Kernel, error) {
+		ks, err := cuda.DefaultJIT().Load(c, CTASource, ctaKernelNames(k.dt, k.np)...)
+		if err != nil {
+			return nil, fmt.Errorf("potrf: cta: %w", err)
+		}
+		return ks, nil
+	})
 }
 
 // CanRunCTA reports whether the CTA kernel factors matrices of order n and

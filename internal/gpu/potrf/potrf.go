@@ -7,7 +7,6 @@ package potrf
 import (
 	_ "embed"
 	"fmt"
-	"sync"
 
 	"github.com/batchlas/batchlas/internal/core"
 	"github.com/batchlas/batchlas/internal/cuda"
@@ -89,28 +88,23 @@ func KernelNames() []string {
 }
 
 type kernelKey struct {
-	ctx  *cuda.Context
 	dt   cuda.DType
-	cols int
+	cols int // the column bucket: every order of the bucket has its kernels
 }
 
-// loaded caches, per context, type and column bucket, the Lower and Upper
+// loaded holds, per context, type and column bucket, the Lower and Upper
 // kernels; each bucket is compiled on its first use.
-var loaded sync.Map // kernelKey → []*cuda.Kernel
+var loaded cuda.KernelSets[kernelKey]
 
 func kernels(c *cuda.Context, dt cuda.DType, n int) ([]*cuda.Kernel, error) {
 	_, cols := shape(n)
-	key := kernelKey{c, dt, cols}
-	if ks, ok := loaded.Load(key); ok {
-		return ks.([]*cuda.Kernel), nil
-	}
-	// JIT.Load makes concurrent first calls wait for one compilation.
-	ks, err := cuda.DefaultJIT().Load(c, Source, kernelNames(dt, n)...)
-	if err != nil {
-		return nil, fmt.Errorf("potrf: %w", err)
-	}
-	loaded.Store(key, ks)
-	return ks, nil
+	return loaded.Get(c, kernelKey{dt, cols}, func(c *cuda.Context, k kernelKey) ([]*cuda.Kernel, error) {
+		ks, err := cuda.DefaultJIT().Load(c, Source, kernelNames(k.dt, k.cols)...)
+		if err != nil {
+			return nil, fmt.Errorf("potrf: %w", err)
+		}
+		return ks, nil
+	})
 }
 
 // CanRun reports whether the register-resident kernel factors matrices of
