@@ -394,6 +394,40 @@ func TestTuneGPUModeInputs(t *testing.T) {
 	}
 }
 
+// TestTuneFromJournal: with --resume, --device sm_90 opens nothing and
+// writes the tables from a journal brought back from that GPU; a point the
+// journal lacks is an error, and no table is written then.
+func TestTuneFromJournal(t *testing.T) {
+	dir := t.TempDir()
+	journal := "# batchlas tune journal (written by the test)\n" +
+		"potrf float32 sm_90 uplo=L n=8 batch=1 | native:tiny 5.5 vendor 32.5\n" +
+		"potrf float32 sm_90 uplo=L n=8 batch=4 | native:tiny 5.75 vendor 14.5\n"
+	if err := os.WriteFile(filepath.Join(dir, "potrf.sm_90.journal"), []byte(journal), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"tune", "potrf", "--dtype", "float32", "--n", "8", "--device", "sm_90", "--resume", "--out", dir}
+	code, stdout, stderr := runCLI(append(args, "--batch", "1,4,16")...)
+	if code != exitFailure || !strings.Contains(stderr, "float32 uplo=L n=8 batch=16 is not in the journal, and --device sm_90 opens no device") {
+		t.Errorf("a point missing from the journal: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "potrf.float32.sm_90.txt")); err == nil {
+		t.Error("a table was written although a point was missing")
+	}
+	code, stdout, stderr = runCLI(append(args, "--batch", "1,4")...)
+	if code != exitOK || !strings.Contains(stdout, "2 points: 0 measured, 2 from the journal") {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "potrf.float32.sm_90.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"rewritten from the journal, no device opened", "L  8  4  native:tiny 5.75"} {
+		if !strings.Contains(strings.Join(strings.Fields(string(data)), " "), strings.Join(strings.Fields(want), " ")) {
+			t.Errorf("no %q in\n%s", want, data)
+		}
+	}
+}
+
 func TestTuneUsageErrors(t *testing.T) {
 	dir := t.TempDir()
 	for _, c := range []struct {

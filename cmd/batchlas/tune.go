@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -33,7 +34,7 @@ type tuneOptions struct {
 func tuneFlags(o *tuneOptions) *flag.FlagSet {
 	fs := flag.NewFlagSet("tune", flag.ContinueOnError)
 	o.keys.register(fs, true)
-	fs.StringVar(&o.keys.device, "device", "auto", "where to measure: auto (the first GPU, else the CPU), cpu, cuda or cuda:N")
+	fs.StringVar(&o.keys.device, "device", "auto", "where to measure: auto (the first GPU, else the CPU), cpu, cuda or cuda:N; with --resume also a device key such as sm_90, which opens nothing and rewrites the tables from a journal that holds every point")
 	fs.StringVar(&o.out, "out", "tuned-out", "output folder: tables, index.txt, the journal and bench's log")
 	fs.BoolVar(&o.resume, "resume", false, "go on with the journal in --out: skip the points it holds")
 	fs.StringVar(&o.heatmap, "heatmap", "", "also write a PNG of best native time / vendor time by n and batch, per dtype")
@@ -97,13 +98,20 @@ func runTune(args []string, stdout, stderr io.Writer) int {
 	if o.count < 1 || o.time <= 0 {
 		return usageErr("--count %d, --time %v: want a count ≥ 1 and a positive time", o.count, o.time)
 	}
-	dev, usage, err := pickDevice(o.keys.device, false)
+	// A device key (only with --resume) opens no device: the tables come
+	// from the journal alone, for instance one brought back from a GPU
+	// machine whose tune run was stopped before it wrote them.
+	dev, usage, err := pickDevice(o.keys.device, o.resume)
 	if err != nil {
 		fmt.Fprintf(stderr, "batchlas tune: %v\n", err)
 		if usage {
 			return exitUsage
 		}
 		return exitFailure
+	}
+	keyOnly := dev.bench == ""
+	if keyOnly {
+		dev.about = dev.route.Key + " (these tables were rewritten from the journal, no device opened)"
 	}
 	source := "batchlas tune " + shellJoin(args)
 	notes := []string{
@@ -137,6 +145,11 @@ func runTune(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stdout, "%s %s %s %s: %s\n", op.Name, r.Point.DType, dev.route.Key, keys, strings.Join(parts, ", "))
 		},
 	}
+	if keyOnly {
+		cfg.Measure = func(p tune.Point, _ []string) ([]bench.ArmResult, error) {
+			return nil, fmt.Errorf("%s is not in the journal, and --device %s opens no device to measure it on", p.Text(op), dev.route.Key)
+		}
+	}
 	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		bar := progressbar.NewOptions(1,
 			progressbar.OptionSetWriter(f),
@@ -153,12 +166,13 @@ func runTune(args []string, stdout, stderr io.Writer) int {
 		defer bar.Clear()
 	}
 
-	// The first Ctrl-C lets the point being measured finish, so that the
-	// journal ends on a whole point; a second one stops at once.
+	// The first Ctrl-C (or SIGTERM, as timeout(1) sends) lets the point
+	// being measured finish, so that the journal ends on a whole point; a
+	// second one stops at once.
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	interrupt := make(chan os.Signal, 1)
-	signal.Notify(interrupt, os.Interrupt)
+	signal.Notify(interrupt, os.Interrupt, syscall.SIGTERM)
 	finished := make(chan struct{})
 	defer close(finished)
 	go func() {
