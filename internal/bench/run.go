@@ -30,8 +30,8 @@ type Config struct {
 	// generated and checked on the host; "gpumode" GPU MODE's dense cond-2
 	// matrices, formed and checked as the cholesky-gpumode suite does
 	// (above n = 1024 on the GPU, so the host does O(n²) work per matrix
-	// instead of O(n³)), with the Lower triangle factored. Tune uses it to
-	// reach large orders.
+	// instead of O(n³)), on Uplo's triangle. Tune uses it to reach large
+	// orders.
 	Inputs string
 	// Uplo is the triangle potrf factors with Inputs "gpumode": "L" (or
 	// "") or "U", GPU MODE's own form. Every other op and input family
