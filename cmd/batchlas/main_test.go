@@ -298,6 +298,22 @@ func TestRouteUsageErrors(t *testing.T) {
 	}
 }
 
+// readTable reads and parses the table file of dir, failing the test when
+// it is missing or does not parse.
+func readTable(t *testing.T, dir, name string) (*route.Table, []byte) {
+	t.Helper()
+	file := filepath.Join(dir, name)
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab, err := route.ParseTable(file, bytes.NewReader(data))
+	if err != nil {
+		t.Fatalf("%v\n%s", err, data)
+	}
+	return tab, data
+}
+
 // TestTuneCPU: a tiny sweep on the CPU writes a table that parses and
 // loads, and --resume measures nothing more.
 func TestTuneCPU(t *testing.T) {
@@ -309,14 +325,7 @@ func TestTuneCPU(t *testing.T) {
 		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
 	}
 	file := filepath.Join(dir, "potrf.float64.cpu.txt")
-	data, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tab, err := route.ParseTable(file, bytes.NewReader(data))
-	if err != nil {
-		t.Fatalf("%v\n%s", err, data)
-	}
+	tab, data := readTable(t, dir, "potrf.float64.cpu.txt")
 	if tab.Source != "batchlas tune potrf --dtype float64 --n 8,16 --batch 64 --device cpu --time 20ms --count 2 --out "+dir || len(tab.Rows) != 2 {
 		t.Errorf("source %q, %d rows\n%s", tab.Source, len(tab.Rows), data)
 	}
@@ -373,14 +382,9 @@ func TestTuneGPUModeInputs(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
 	}
-	file := filepath.Join(dir, "potrf.float64.cpu.txt")
-	data, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tab, err := route.ParseTable(file, bytes.NewReader(data))
-	if err != nil || len(tab.Rows) != 2 || len(tab.Rows[0].Entries) != 2 {
-		t.Fatalf("%v\n%s", err, data)
+	tab, data := readTable(t, dir, "potrf.float64.cpu.txt")
+	if len(tab.Rows) != 2 || len(tab.Rows[0].Entries) != 2 {
+		t.Fatalf("%d rows\n%s", len(tab.Rows), data)
 	}
 	if !regexp.MustCompile(`(?m)^L +40 +2 `).Match(data) || !regexp.MustCompile(`(?m)^U +40 +2 `).Match(data) {
 		t.Errorf("want a row per triangle in\n%s", data)
@@ -417,10 +421,7 @@ func TestTuneFromJournal(t *testing.T) {
 	if code != exitOK || !strings.Contains(stdout, "2 points: 0 measured, 2 from the journal") {
 		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
 	}
-	data, err := os.ReadFile(filepath.Join(dir, "potrf.float32.sm_90.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, data := readTable(t, dir, "potrf.float32.sm_90.txt")
 	for _, want := range []string{"rewritten from the journal, no device opened", "L  8  4  native:tiny 5.75"} {
 		if !strings.Contains(strings.Join(strings.Fields(string(data)), " "), strings.Join(strings.Fields(want), " ")) {
 			t.Errorf("no %q in\n%s", want, data)

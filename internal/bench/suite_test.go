@@ -461,6 +461,16 @@ func TestGPUModeSuiteOnCPU(t *testing.T) {
 	}
 }
 
+// breakArm is a Config.wrapGM that breaks arm's float64 runner with brokenGM.
+func breakArm(arm string) func(string, any) any {
+	return func(a string, r any) any {
+		if a == arm {
+			return brokenGM[float64]{r.(gmRunner[float64])}
+		}
+		return r
+	}
+}
+
 // brokenGM damages the factor an arm returns.
 type brokenGM[T gmFloat] struct{ gmRunner[T] }
 
@@ -476,12 +486,7 @@ func TestGPUModeFailureHasNoTime(t *testing.T) {
 	var out bytes.Buffer
 	cfg := Config{Suite: "cholesky-gpumode", Cases: "^potrf/n=(32|64)/", Count: 1, Time: time.Millisecond, Seed: 1,
 		Arms: []string{"cpu", "cpu:blocked"}, batchDivisor: 512, Dtype: "float64",
-		wrapGM: func(arm string, r any) any {
-			if arm == "cpu:blocked" {
-				return brokenGM[float64]{r.(gmRunner[float64])}
-			}
-			return r
-		}}
+		wrapGM: breakArm("cpu:blocked")}
 	res, err := Run(cfg, &out)
 	if err != nil {
 		t.Fatal(err)
@@ -558,12 +563,7 @@ func TestGPUModeInputsOneCase(t *testing.T) {
 	var out bytes.Buffer
 	cfg := Config{Op: "potrf", Dtype: "float64", N: 40, Batch: 3, Arms: []string{"cpu", "cpu:blocked"}, Device: "cpu",
 		Count: 1, Time: time.Millisecond, Seed: 1, Inputs: "gpumode",
-		wrapGM: func(arm string, r any) any {
-			if arm == "cpu:blocked" {
-				return brokenGM[float64]{r.(gmRunner[float64])}
-			}
-			return r
-		}}
+		wrapGM: breakArm("cpu:blocked")}
 	res, err := Run(cfg, &out)
 	if err != nil {
 		t.Fatal(err)
