@@ -56,6 +56,7 @@
 //     U = Lᵀ, so the suite calls Potrf with Upper.
 //
 // Config.Inputs "gpumode" runs one potrf case (N, Batch) the way that suite
-// runs its cases, with Lower: above n = 1024 the inputs are formed and
-// checked on the GPU, so large orders cost the host O(n²) per matrix.
+// runs its cases, on Config.Uplo's triangle (Lower by default): above
+// n = 1024 the inputs are formed and checked on the GPU, so large orders
+// cost the host O(n²) per matrix.
 package bench

@@ -15,7 +15,7 @@ func runGPUMode(s *suiteRun) []CaseOutcome {
 	if uplo == "U" {
 		fmt.Fprintf(w, "# op: potrf, uplo U: GPU MODE's row-major lower L is column-major upper U = Lᵀ in the same memory, so each call is batchlas.Potrf(q, Upper, a, info, Route(ARM)) on the column-major batch\n")
 	} else {
-		fmt.Fprintf(w, "# op: potrf, uplo %s: each call is batchlas.Potrf(q, Lower, a, info, Route(ARM)) on the column-major batch (GPU MODE's row-major L is its Upper)\n", uplo)
+		fmt.Fprintf(w, "# op: potrf, uplo L: each call is batchlas.Potrf(q, Lower, a, info, Route(ARM)) on the column-major batch (GPU MODE's row-major L is its Upper)\n")
 	}
 	fmt.Fprintf(w, "# input (§1.4 dense, cond 2): Y n×n standard normal, column c of matrix m of input j from PCG(case seed + 42·j, seed·2³² ⊕ m·2¹⁶ ⊕ c) with seed %d; A = Yᵀ·Y/n + 0.01·I (exactly symmetric), formed in float64 and rounded\n", s.cfg.Seed)
 	fmt.Fprintf(w, "# timing (§1.6): k = clamp(256 MiB/(batch·n²·4), 1, 50) distinct inputs; one repetition = restore the k inputs from pristine copies on the arm's device and wait (outside the timer), evict the L2 cache (Queue.EvictCache writes ≥ 256 MiB), Mark, one call per input back to back, Mark; ns/op = elapsed/k (CUDA events on a GPU, the wall clock on the CPU); the median of 30 repetitions (10 at n ≥ 2048, 3 at n ≥ 8192), or fewer (at least 3) once an arm has spent count×time = %v on a case; arms interleaved\n", time.Duration(s.cfg.Count)*s.cfg.Time)
