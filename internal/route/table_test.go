@@ -324,3 +324,34 @@ func TestEmbeddedTables(t *testing.T) {
 		t.Logf("%s: %d rows, %s, %s", tab.File, len(tab.Rows), tab.Date, tab.Source)
 	}
 }
+
+// TestEmbeddedPotrfTrianglesGPU guards the GPU potrf tables: they rank both
+// triangles on the same grid. cuSOLVER's Upper path can take twice as long
+// as its Lower one, so an Upper call routed by a Lower row (the uplo key
+// relaxed) can pick the slow vendor path.
+func TestEmbeddedPotrfTrianglesGPU(t *testing.T) {
+	r, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, tab := range r.Tables() {
+		if tab.Op != "potrf" || !strings.HasPrefix(tab.Device, "sm_") {
+			continue
+		}
+		if tab.Keys[0] != "uplo" {
+			t.Fatalf("%s: keys %q, want uplo first", tab.File, tab.Keys)
+		}
+		checked++
+		grid := map[string][]string{} // uplo -> the other keys, row by row
+		for _, row := range tab.Rows {
+			grid[row.Values[0]] = append(grid[row.Values[0]], strings.Join(row.Values[1:], " "))
+		}
+		if !reflect.DeepEqual(grid["L"], grid["U"]) {
+			t.Errorf("%s: %d Lower rows and %d Upper rows on different grids", tab.File, len(grid["L"]), len(grid["U"]))
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no embedded GPU potrf table")
+	}
+}
