@@ -8,6 +8,7 @@ import (
 	"github.com/batchlas/batchlas/internal/gpu/fixup"
 	"github.com/batchlas/batchlas/internal/gpu/posv"
 	"github.com/batchlas/batchlas/internal/gpu/potrf"
+	"github.com/batchlas/batchlas/internal/route"
 )
 
 // The vendor arm of every op on a GPU: cuBLAS and cuSOLVER batched routines
@@ -133,24 +134,30 @@ func gpuPotrf[T Scalar](q *Queue, name string, uplo Uplo, a *Batch[T], info *Inf
 		if err != nil || a.count == 0 || a.rows == 0 {
 			return err
 		}
-		switch name {
-		case "native:tiny":
-			return potrf.Potrf[T](q.gpu.stream, uplo, a.rows, a.devPtr(), a.ld, int64(a.stride), a.count, st)
-		case "native:cta":
-			return potrf.PotrfCTA[T](q.gpu.stream, uplo, a.rows, a.devPtr(), a.ld, int64(a.stride), a.count, st)
-		case "native:blocked":
-			return blockedPotrf(q, uplo, a, st, cholblocked.Options{})
-		case "native:blocked:prec=tf32x3":
-			return blockedPotrf(q, uplo, a, st, cholblocked.Options{Precision: cholblocked.Split3TF32})
-		case "vendor":
-			return vendorPotrf(q, uplo, a, st)
-		case "vendor:loop":
-			return vendorPotrfLoop(q, uplo, a, st)
-		case "vendor:transposed":
-			return vendorPotrfTransposed(q, uplo, a, st)
-		}
-		return fmt.Errorf("%w: no GPU arm for candidate %q", ErrUnsupported, name)
+		return potrfArm(q, name, uplo, a, st)
 	})
+}
+
+// potrfArm queues Potrf's GPU candidate name on a non-empty batch, with
+// the statuses at st.
+func potrfArm[T Scalar](q *Queue, name string, uplo Uplo, a *Batch[T], st cuda.DevicePtr) error {
+	switch name {
+	case "native:tiny":
+		return potrf.Potrf[T](q.gpu.stream, uplo, a.rows, a.devPtr(), a.ld, int64(a.stride), a.count, st)
+	case "native:cta":
+		return potrf.PotrfCTA[T](q.gpu.stream, uplo, a.rows, a.devPtr(), a.ld, int64(a.stride), a.count, st)
+	case "native:blocked":
+		return blockedPotrf(q, uplo, a, st, cholblocked.Options{})
+	case "native:blocked:prec=tf32x3":
+		return blockedPotrf(q, uplo, a, st, cholblocked.Options{Precision: cholblocked.Split3TF32})
+	case "vendor":
+		return vendorPotrf(q, uplo, a, st)
+	case "vendor:loop":
+		return vendorPotrfLoop(q, uplo, a, st)
+	case "vendor:transposed":
+		return vendorPotrfTransposed(q, uplo, a, st)
+	}
+	return fmt.Errorf("%w: no GPU arm for candidate %q", ErrUnsupported, name)
 }
 
 // blockedPotrf factors with the native blocked driver, whose products are
@@ -343,10 +350,21 @@ func vendorPotrs[T Scalar](q *Queue, uplo Uplo, a, b *Batch[T]) error {
 	return nil
 }
 
-// gpuPosv runs candidate name ("" for empty work). The vendor arm factors,
-// solves, then puts back B for the matrices whose factor failed (the
+// gpuPosv runs candidate name ("" for empty work). The composed arms
+// (vendor, native:composed) factor with a Potrf candidate, solve with
+// cuBLAS, then put back B for the matrices whose factor failed (the
 // substitution ran on them too).
 func gpuPosv[T Scalar](q *Queue, name string, uplo Uplo, a, b *Batch[T], info *Info) error {
+	// native:composed's factor is the native Potrf candidate the tables
+	// rank first for this call; chosen before queueing anything.
+	factor := "vendor"
+	if name == "native:composed" {
+		var err error
+		factor, err = choose[T](q, "Potrf", route.Call{Uplo: route.UploKey(uplo), N: a.rows, Batch: a.count}, []CallOption{Route("native")})
+		if err != nil {
+			return fmt.Errorf("batchlas: Posv: native:composed: %w", err)
+		}
+	}
 	return gpuRun(q, "Posv", func() error {
 		st, err := statuses(q, "Posv", info, a.count)
 		if err != nil || a.count == 0 || a.rows == 0 {
@@ -359,7 +377,7 @@ func gpuPosv[T Scalar](q *Queue, name string, uplo Uplo, a, b *Batch[T], info *I
 		if err != nil {
 			return err
 		}
-		if err := vendorPotrf(q, uplo, a, st); err != nil {
+		if err := potrfArm(q, factor, uplo, a, st); err != nil {
 			return err
 		}
 		if b.cols == 0 {

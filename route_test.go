@@ -311,7 +311,7 @@ func routePosv[T batchlas.Scalar](t *testing.T, q, cq *batchlas.Queue) {
 		tol = 1e-10
 	}
 	const count, nrhs = 41, 3
-	for _, n := range []int{1, 7, 16, 32} {
+	for _, n := range []int{1, 7, 16, 32, 33, 64, 65, 200} {
 		for _, uplo := range []batchlas.Uplo{batchlas.Lower, batchlas.Upper} {
 			hostA := spdBatch[T](n, count, uint64(n))
 			hostB := spdBatch[T](1, n*nrhs*count, 5) // any numbers
@@ -319,7 +319,11 @@ func routePosv[T batchlas.Scalar](t *testing.T, q, cq *batchlas.Queue) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, pin := range []string{"native:fused", "vendor", "auto"} {
+			pins := []string{"native:composed", "vendor", "auto"}
+			if n <= 32 {
+				pins = append(pins, "native:fused")
+			}
+			for _, pin := range pins {
 				got, err := posvWith(t, q, uplo, n, nrhs, count, hostA, hostB, batchlas.Route(pin))
 				if err != nil {
 					t.Errorf("n=%d %v %s: %v", n, uplo, pin, err)

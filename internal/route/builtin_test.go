@@ -65,6 +65,34 @@ func TestBuiltin(t *testing.T) {
 	}
 }
 
+// TestComposedPosv: Posv's native:composed runs any order on a GPU with
+// the vendor libraries (its substitutions are cuBLAS calls) and says so
+// where it cannot run.
+func TestComposedPosv(t *testing.T) {
+	r, err := New(Config{Tables: fstest.MapFS{}, Getenv: func(string) string { return "" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	call := func(dev Device, n int) Call {
+		return Call{Op: "posv", DType: "float32", Device: dev, Uplo: "L", N: n, NRHS: 4, Batch: 1000}
+	}
+	// Without tables the op's order decides: the fused kernels up to their
+	// ceiling, then native:composed.
+	for n, want := range map[int]string{32: "native:fused", 33: "native:composed", 5000: "native:composed"} {
+		if d, err := r.Choose(call(h200, n), ""); err != nil || d.Candidate.Name != want {
+			t.Errorf("n=%d: %v %s, want %s", n, err, d, want)
+		}
+	}
+	for _, c := range []struct {
+		dev  Device
+		want string
+	}{{h200Bare, "the substitutions: cuBLAS and cuSOLVER are not loaded"}, {host, "the substitutions: cuBLAS and cuSOLVER need a GPU"}} {
+		if _, err := r.Choose(call(c.dev, 64), "native:composed"); !errors.Is(err, core.ErrUnsupported) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("pinned on %s: %v, want %q", c.dev.Key, err, c.want)
+		}
+	}
+}
+
 func TestKeyHelpers(t *testing.T) {
 	if UploKey(core.Lower) != "L" || UploKey(core.Upper) != "U" || SideKey(core.Left) != "L" || SideKey(core.Right) != "R" ||
 		TransKey(core.NoTrans) != "N" || TransKey(core.Trans) != "T" || TransKey(core.ConjTrans) != "C" {

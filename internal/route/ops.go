@@ -52,7 +52,12 @@ func Builtin() []*Op {
 			{Name: "vendor:transposed", CanRun: vendorUpper},
 		}, cpuDrivers...)},
 		{Name: "potrs", Keys: []Key{uplo, n2, nrhs, batch}, Candidates: append(fused(), both(vendorCanRun)...)},
-		{Name: "posv", Keys: []Key{uplo, n3, nrhs, batch}, Candidates: append(fused(), both(vendorCanRun)...)},
+		// native:composed factors with the native Potrf tier the table
+		// ranks first among the native ones, then substitutes with cuBLAS:
+		// the fused kernels stop at posv.MaxN, and cuSOLVER's batched
+		// factor is most of the vendor composition's time above it.
+		{Name: "posv", Keys: []Key{uplo, n3, nrhs, batch}, Candidates: append(append(fused(),
+			Candidate{Name: "native:composed", CanRun: composedCanRun}), both(vendorCanRun)...)},
 		// getrf takes m×n matrices; m and n share the n³ weight.
 		{Name: "getrf", Keys: []Key{{Name: "m", Weight: 1.5}, {Name: "n", Weight: 1.5}, batch}, Candidates: append([]Candidate{
 			{Name: "vendor", CanRun: vendorSquare},
@@ -90,6 +95,16 @@ func nativeUpTo(limit int) func(Call) error {
 		}
 		return nil
 	}
+}
+
+// composedCanRun accepts Posv calls that a native Potrf tier followed by
+// cuBLAS's triangular solves takes: any order on a GPU with the vendor
+// libraries (the blocked tier has no ceiling).
+func composedCanRun(c Call) error {
+	if err := vendorCanRun(c); err != nil {
+		return fmt.Errorf("the substitutions: %w", err)
+	}
+	return nil
 }
 
 // ctaCanRun accepts calls the one-block-per-matrix Cholesky tier takes:
