@@ -320,7 +320,7 @@ func routePosv[T batchlas.Scalar](t *testing.T, q, cq *batchlas.Queue) {
 				t.Fatal(err)
 			}
 			pins := []string{"native:composed", "vendor", "auto"}
-			if n <= 32 {
+			if n <= 64 { // posv.MaxPosvN
 				pins = append(pins, "native:fused")
 			}
 			for _, pin := range pins {
@@ -340,8 +340,8 @@ func routePosv[T batchlas.Scalar](t *testing.T, q, cq *batchlas.Queue) {
 			}
 		}
 	}
-	hostA := spdBatch[T](33, 2, 1)
-	if _, err := posvWith(t, q, batchlas.Lower, 33, 1, 2, hostA, make([]T, 66), batchlas.Route("native:fused")); !errors.Is(err, batchlas.ErrUnsupported) {
-		t.Errorf("native:fused at n=33: %v", err)
+	hostA := spdBatch[T](65, 2, 1)
+	if _, err := posvWith(t, q, batchlas.Lower, 65, 1, 2, hostA, make([]T, 130), batchlas.Route("native:fused")); !errors.Is(err, batchlas.ErrUnsupported) {
+		t.Errorf("native:fused at n=65: %v", err)
 	}
 }

@@ -42,6 +42,17 @@ var kernelSources = []struct {
 	}},
 	{"posv.cu", posv.Load},
 	{"cta.cu", potrf.LoadCTAKernels},
+	{"cta.cu (posv_cta)", func(c *cuda.Context) ([]*cuda.Kernel, error) {
+		var all []*cuda.Kernel
+		for dt := cuda.Float32; dt <= cuda.Complex128; dt++ {
+			ks, err := potrf.PosvCTAKernels(c, dt)
+			if err != nil {
+				return nil, err
+			}
+			all = append(all, ks...)
+		}
+		return all, nil
+	}},
 	{"blocked.cu", func(c *cuda.Context) ([]*cuda.Kernel, error) {
 		return cuda.DefaultJIT().Load(c, cholblocked.Source, cholblocked.KernelNames()...)
 	}},

@@ -78,7 +78,7 @@ func TestComposedPosv(t *testing.T) {
 	}
 	// Without tables the op's order decides: the fused kernels up to their
 	// ceiling, then native:composed.
-	for n, want := range map[int]string{32: "native:fused", 33: "native:composed", 5000: "native:composed"} {
+	for n, want := range map[int]string{32: "native:fused", 64: "native:fused", 65: "native:composed", 5000: "native:composed"} {
 		if d, err := r.Choose(call(h200, n), ""); err != nil || d.Candidate.Name != want {
 			t.Errorf("n=%d: %v %s, want %s", n, err, d, want)
 		}

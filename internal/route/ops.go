@@ -30,9 +30,10 @@ func Builtin() []*Op {
 			{Name: "cpu", CanRun: cpuCanRun},
 		}
 	}
-	// The register-resident factor-and-solve kernels of internal/gpu/posv.
+	// The factor-and-solve kernels of internal/gpu/posv: register-resident
+	// up to posv.MaxN, then potrf's posv_cta and potrs_cta.
 	fused := func() []Candidate {
-		return []Candidate{{Name: "native:fused", CanRun: nativeUpTo(posv.MaxN)}}
+		return []Candidate{{Name: "native:fused", CanRun: nativeUpTo(posv.MaxPosvN)}}
 	}
 	// The cpu engine's two factorization drivers (cpu.Driver): the
 	// unblocked kernel per matrix, or the blocked driver that also shares a
@@ -54,7 +55,7 @@ func Builtin() []*Op {
 		{Name: "potrs", Keys: []Key{uplo, n2, nrhs, batch}, Candidates: append(fused(), both(vendorCanRun)...)},
 		// native:composed factors with the native Potrf tier the table
 		// ranks first among the native ones, then substitutes with cuBLAS:
-		// the fused kernels stop at posv.MaxN, and cuSOLVER's batched
+		// the fused kernels stop at posv.MaxPosvN, and cuSOLVER's batched
 		// factor is most of the vendor composition's time above it.
 		{Name: "posv", Keys: []Key{uplo, n3, nrhs, batch}, Candidates: append(append(fused(),
 			Candidate{Name: "native:composed", CanRun: composedCanRun}), both(vendorCanRun)...)},

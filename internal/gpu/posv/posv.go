@@ -3,7 +3,8 @@
 // given factor. One matrix per group of 4 to 32 lanes, each lane holding one
 // row of the factor and of a chunk of right-hand sides in registers, the
 // factor's columns in shared memory for the substitutions; A and B are read
-// and written once (posv.cu says how and why).
+// and written once (posv.cu says how and why). Both go on to MaxPosvN
+// with potrf's one-block tier (potrf.PosvCTA, potrf.PotrsCTA).
 package posv
 
 import (
@@ -16,6 +17,7 @@ import (
 	"github.com/batchlas/batchlas/internal/core"
 	"github.com/batchlas/batchlas/internal/cuda"
 	"github.com/batchlas/batchlas/internal/gpu/batcharg"
+	"github.com/batchlas/batchlas/internal/gpu/potrf"
 	"github.com/batchlas/batchlas/internal/gpu/scalar"
 )
 
@@ -28,6 +30,10 @@ var Source = scalar.Source("posv.cu", code)
 // MaxN is the largest order the kernels take, for every type: potrf's
 // register-resident factorization, whose row of the factor they share.
 const MaxN = 32
+
+// MaxPosvN is the largest order Posv and Potrs take: above MaxN they are
+// potrf.PosvCTA and potrf.PotrsCTA, one block of 64 threads per matrix.
+const MaxPosvN = potrf.MaxPosvCTA
 
 // maxThreads is the block size where the shared memory allows it: four
 // warps, as potrf's kernel ([B200] n = 32 Cholesky: 4 matrices per block
@@ -206,8 +212,8 @@ func Load(c *cuda.Context) ([]*cuda.Kernel, error) {
 	return all, nil
 }
 
-// CanRun reports whether the kernels take matrices of order n and type
-// dtype: nil, or an error wrapping core.ErrUnsupported (n > MaxN) or
+// CanRun reports whether Posv and Potrs take matrices of order n and type
+// dtype: nil, or an error wrapping core.ErrUnsupported (n > MaxPosvN) or
 // core.ErrShape / core.ErrArgument.
 func CanRun(dtype cuda.DType, n int) error {
 	switch {
@@ -215,8 +221,8 @@ func CanRun(dtype cuda.DType, n int) error {
 		return fmt.Errorf("%w: posv: element type %v", core.ErrArgument, dtype)
 	case n < 0:
 		return fmt.Errorf("%w: posv: n = %d must not be negative", core.ErrShape, n)
-	case n > MaxN:
-		return fmt.Errorf("%w: posv: the register-resident kernels take n ≤ %d, not %d", core.ErrUnsupported, MaxN, n)
+	case n > MaxPosvN:
+		return fmt.Errorf("%w: posv: the native kernels take n ≤ %d, not %d", core.ErrUnsupported, MaxPosvN, n)
 	}
 	return nil
 }
@@ -287,8 +293,9 @@ func check(o operands) error {
 // what potrf.Potrf leaves (the first k−1 columns of L or rows of U, the
 // failing pivot at (k−1, k−1), the rest as it was) and its B is neither
 // read nor written. No matrix affects another.
-// Argument errors return before anything is queued; n > MaxN is an error
-// wrapping core.ErrUnsupported.
+// Argument errors return before anything is queued; n > MaxPosvN is an
+// error wrapping core.ErrUnsupported. Above MaxN the work is
+// potrf.PosvCTA's, whose factor is bit-identical to potrf.PotrfCTA's.
 func Posv[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int, a cuda.DevicePtr, lda int, strideA int64,
 	b cuda.DevicePtr, ldb int, strideB int64, count int, info cuda.DevicePtr) error {
 	dt := cuda.DTypeOf[T]()
@@ -304,6 +311,9 @@ func Posv[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int, a cuda.Dev
 	if n == 0 {
 		return cuda.MemsetD32(s, info, 0, int64(count))
 	}
+	if n > MaxN {
+		return potrf.PosvCTA[T](s, uplo, n, nrhs, a, lda, strideA, b, ldb, strideB, count, info)
+	}
 	var args cuda.Args
 	args.Ptr(a).Int64(int64(lda)).Int64(strideA).Ptr(b).Int64(int64(ldb)).Int64(strideB).
 		Int32(int32(n)).Int32(int32(nrhs)).Int32(int32(count)).Ptr(info)
@@ -316,9 +326,10 @@ func Posv[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int, a cuda.Dev
 // read, the diagonal's real part only), and n×nrhs matrices B, which X
 // overwrites. Layouts are Posv's. A zero on the factor's diagonal gives
 // infinities and NaNs in that matrix's X, as the substitution does in
-// LAPACK; no matrix affects another.
-// Argument errors return before anything is queued; n > MaxN is an error
-// wrapping core.ErrUnsupported.
+// LAPACK; no matrix affects another. Above MaxN the work is
+// potrf.PotrsCTA's, whose X has the bits of Posv's for the same factor.
+// Argument errors return before anything is queued; n > MaxPosvN is an
+// error wrapping core.ErrUnsupported.
 func Potrs[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int, a cuda.DevicePtr, lda int, strideA int64,
 	b cuda.DevicePtr, ldb int, strideB int64, count int) error {
 	dt := cuda.DTypeOf[T]()
@@ -330,6 +341,9 @@ func Potrs[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int, a cuda.De
 	}
 	if count == 0 || n == 0 || nrhs == 0 {
 		return nil
+	}
+	if n > MaxN {
+		return potrf.PotrsCTA[T](s, uplo, n, nrhs, a, lda, strideA, b, ldb, strideB, count)
 	}
 	var args cuda.Args
 	args.Ptr(a).Int64(int64(lda)).Int64(strideA).Ptr(b).Int64(int64(ldb)).Int64(strideB).

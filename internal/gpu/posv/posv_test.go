@@ -90,7 +90,7 @@ func TestArguments(t *testing.T) {
 		edit func(o *operands)
 		want error
 	}{
-		"n > MaxN":        {func(o *operands) { o.n, o.lda, o.ldb, o.strideA, o.strideB = 33, 33, 33, 33*33, 99 }, core.ErrUnsupported},
+		"n > MaxPosvN":    {func(o *operands) { o.n, o.lda, o.ldb, o.strideA, o.strideB = 65, 65, 65, 65*65, 195 }, core.ErrUnsupported},
 		"negative n":      {func(o *operands) { o.n = -1 }, core.ErrShape},
 		"negative nrhs":   {func(o *operands) { o.nrhs = -1 }, core.ErrShape},
 		"bad dtype":       {func(o *operands) { o.dt = cuda.DType(7) }, core.ErrArgument},
@@ -124,6 +124,12 @@ func TestArguments(t *testing.T) {
 		"count = 1":       func(o *operands) { o.count, o.strideA, o.strideB = 1, 0, -5 },
 		"potrs, no info":  func(o *operands) { o.op, o.needInfo, o.info = "potrs", false, 0 },
 		"potrs, nrhs = 0": func(o *operands) { o.op, o.needInfo, o.info, o.nrhs, o.b = "potrs", false, 0, 0, 0 },
+		"n = MaxPosvN": func(o *operands) {
+			o.n, o.lda, o.ldb, o.strideA, o.strideB = MaxPosvN, MaxPosvN, MaxPosvN, MaxPosvN*MaxPosvN, 3*MaxPosvN
+		},
+		"potrs, n = MaxPosvN": func(o *operands) {
+			o.op, o.needInfo, o.n, o.lda, o.ldb, o.strideA, o.strideB = "potrs", false, MaxPosvN, MaxPosvN, MaxPosvN, MaxPosvN*MaxPosvN, 3*MaxPosvN
+		},
 	} {
 		o := valid
 		edit(&o)
@@ -139,6 +145,12 @@ func TestArguments(t *testing.T) {
 	}
 	if err := CanRun(cuda.Complex128, MaxN); err != nil {
 		t.Errorf("CanRun(complex128, MaxN) = %v", err)
+	}
+	if err := CanRun(cuda.Complex128, MaxPosvN); err != nil {
+		t.Errorf("CanRun(complex128, MaxPosvN) = %v", err)
+	}
+	if err := CanRun(cuda.Float32, MaxPosvN+1); !errors.Is(err, core.ErrUnsupported) {
+		t.Errorf("CanRun(float32, MaxPosvN+1) = %v", err)
 	}
 }
 
@@ -247,14 +259,29 @@ func TestKernelResources(t *testing.T) {
 			}
 		}
 	}
+	// Posv above MaxN: potrf's posv_cta.
+	for dt := cuda.Float32; dt <= cuda.Complex128; dt++ {
+		ks, err := potrf.PosvCTAKernels(c, dt)
+		if err != nil {
+			t.Errorf("posv_cta %v: %v", dt, err)
+			continue
+		}
+		for _, k := range ks {
+			gputest.CheckResources(t, k, potrf.MaxPosvCTA, potrf.PosvCTASharedBytes(dt))
+		}
+	}
 }
 
 // nrhsList are the right-hand side counts TestPosv sweeps: each side of
 // every chunk size, and 17 (two or more chunks for every type).
 var nrhsList = []int{0, 1, 2, 3, 4, 5, 8, 9, 16, 17}
 
-// TestPosv solves, for every type, both triangles, n = 1…32 and every
-// count of nrhsList, a batch of mixed matrices (random, ill-conditioned,
+// posvCTASizes are the orders above MaxN the tests take to posv_cta: each
+// side of its 16-column panel edges and its ceiling.
+var posvCTASizes = []int{33, 40, 47, 48, 49, 63, 64}
+
+// TestPosv solves, for every type, both triangles, n = 1…32 and
+// posvCTASizes and every count of nrhsList, a batch of mixed matrices (random, ill-conditioned,
 // not positive definite, NaN) in poisoned strided layouts (lda > n,
 // ldb > n, gaps between matrices), and checks: info equal to the
 // float64/complex128 reference's; A bit-identical to potrf.Potrf's result;
@@ -275,7 +302,7 @@ func testPosv[T core.Scalar](t *testing.T, s *cuda.Stream) {
 	const count = 157 // not a whole number of blocks for any group size
 	for _, uplo := range []core.Uplo{core.Lower, core.Upper} {
 		worst, worstAt := 0.0, ""
-		for n := 1; n <= MaxN; n++ {
+		for n := range posvOrders() {
 			// A subtest per case, so its device buffers are freed at its end.
 			t.Run(fmt.Sprintf("%v/n=%d", uplo, n), func(t *testing.T) {
 				r, at := posvCase[T](t, s, uplo, n, count, uint64(1000*n)+uint64(uplo))
@@ -288,8 +315,25 @@ func testPosv[T core.Scalar](t *testing.T, s *cuda.Stream) {
 	}
 }
 
+// posvOrders yields 1…MaxN, then posvCTASizes.
+func posvOrders() func(yield func(int) bool) {
+	return func(yield func(int) bool) {
+		for n := 1; n <= MaxN; n++ {
+			if !yield(n) {
+				return
+			}
+		}
+		for _, n := range posvCTASizes {
+			if !yield(n) {
+				return
+			}
+		}
+	}
+}
+
 // posvCase runs one order through every count of nrhsList and returns the
-// worst solve residual and where it was.
+// worst solve residual and where it was. Above MaxN, where Posv and Potrs
+// are posv_cta and potrs_cta, the reference factor is potrf.PotrfCTA's.
 func posvCase[T core.Scalar](t *testing.T, s *cuda.Stream, uplo core.Uplo, n, count int, seed uint64) (float64, string) {
 	t.Helper()
 	name := fmt.Sprintf("%s/%v/n=%d", core.TypeName[T](), uplo, n)
@@ -306,7 +350,11 @@ func posvCase[T core.Scalar](t *testing.T, s *cuda.Stream, uplo core.Uplo, n, co
 	}
 	sentinel := slices.Repeat([]int32{-7}, count)
 	refA, refInfo := gputest.Upload(t, s, in.Data), gputest.Upload(t, s, sentinel)
-	if err := potrf.Potrf[T](s, uplo, n, refA, in.LD, int64(in.Stride), count, refInfo); err != nil {
+	factor := potrf.Potrf[T]
+	if n > MaxN {
+		factor = potrf.PotrfCTA[T]
+	}
+	if err := factor(s, uplo, n, refA, in.LD, int64(in.Stride), count, refInfo); err != nil {
 		t.Fatalf("%s: potrf: %v", name, err)
 	}
 	factored := gputest.Download[T](t, s, refA, len(in.Data))
@@ -434,6 +482,12 @@ func TestConformance(t *testing.T) {
 	t.Run("float64", func(t *testing.T) { conformanceSuites[float64](t, engine[float64]{s}, cfg) })
 	t.Run("complex64", func(t *testing.T) { conformanceSuites[complex64](t, engine[complex64]{s}, cfg) })
 	t.Run("complex128", func(t *testing.T) { conformanceSuites[complex128](t, engine[complex128]{s}, cfg) })
+	// Above MaxN (posv_cta, potrs_cta).
+	cta := conformance.Config{Sizes: posvCTASizes}
+	t.Run("float32/cta", func(t *testing.T) { conformanceSuites[float32](t, engine[float32]{s}, cta) })
+	t.Run("float64/cta", func(t *testing.T) { conformanceSuites[float64](t, engine[float64]{s}, cta) })
+	t.Run("complex64/cta", func(t *testing.T) { conformanceSuites[complex64](t, engine[complex64]{s}, cta) })
+	t.Run("complex128/cta", func(t *testing.T) { conformanceSuites[complex128](t, engine[complex128]{s}, cta) })
 }
 
 func conformanceSuites[T core.Scalar](t *testing.T, e engine[T], cfg conformance.Config) {
@@ -446,7 +500,8 @@ func conformanceSuites[T core.Scalar](t *testing.T, e engine[T], cfg conformance
 // prepare: a complex128 batch of order 32 is 1 GiB).
 var timeComplex = flag.Bool("posv.complex", false, "TestPosvTiming: time complex64 and complex128 as well")
 
-// TestPosvTiming times count = 65536 Lower solves of n = 8, 16, 32 with
+// TestPosvTiming times count = 65536 Lower solves of n = 8, 16, 32 (the
+// register kernels) and 48, 64 (posv_cta) with
 // 1, 4 and 16 right-hand sides, float32 and float64 (and the complex types
 // with -posv.complex), against the vendor composition on the same data in
 // the same process: cuSOLVER potrfBatched, then potrsBatched (1
@@ -474,7 +529,7 @@ func TestPosvTiming(t *testing.T) {
 	defer bl.Close()
 	tm := timing{s, sv, bl, gputest.NewTimer(t, s)}
 	// A subtest per type and order, so its device buffers are freed at its end.
-	for _, n := range []int{8, 16, 32} {
+	for _, n := range []int{8, 16, 32, 48, 64} {
 		t.Run(fmt.Sprintf("float32/n=%d", n), func(t *testing.T) { timePosv[float32](t, tm, n) })
 		t.Run(fmt.Sprintf("float64/n=%d", n), func(t *testing.T) { timePosv[float64](t, tm, n) })
 		if *timeComplex {

@@ -184,9 +184,12 @@ __device__ __forceinline__ void column_update(T (&r)[NB], T l, const T* col, int
 // trap_off<NP, NB>(NP / NB) elements. No __launch_bounds__: at NP ≤ 256
 // threads any register count up to 255 launches, and the caps invite spills
 // (potrf.cu, lessons §7). vec: the Upper rows may use 16-byte accesses (a,
-// lda and stride all 16-byte multiples).
+// lda and stride all 16-byte multiples). The kernel is cta_factor below.
+//
+// cta_factor is potrf_cta's body: it factors the block's matrix, leaves L in
+// the shared trapezoid and returns info (the same in every thread).
 template <typename T, int NP, int NB, bool UPPER>
-__global__ void potrf_cta(T* __restrict__ a, long long lda, long long stride, int n, int* __restrict__ info, int vec) {
+__device__ __forceinline__ int cta_factor(T* __restrict__ a, long long lda, long long stride, int n, int vec) {
     using R = typename real_of<T>::type;
     constexpr int V = 16 / (int)sizeof(T);
     static_assert(NP % 32 == 0 && NP >= 64 && NP <= 256, "NP is a multiple of 32 in [64, 256]");
@@ -291,6 +294,130 @@ __global__ void potrf_cta(T* __restrict__ a, long long lda, long long stride, in
 #pragma unroll
         for (int c = 0; c < NB; ++c) r[c] = nx[c];
     }
+    return fail;
+}
 
+template <typename T, int NP, int NB, bool UPPER>
+__global__ void potrf_cta(T* __restrict__ a, long long lda, long long stride, int n, int* __restrict__ info, int vec) {
+    const int fail = cta_factor<T, NP, NB, UPPER>(a, lda, stride, n, vec);
+    if (threadIdx.x == 0) info[blockIdx.x] = fail;
+}
+
+// trap_at is L(i, k), i ≥ k, from the trapezoid S (block column k/NB).
+template <typename T, int NP, int NB> __device__ __forceinline__ T trap_at(const T* S, int i, int k) {
+    const int K = k / NB;
+    return S[trap_off<NP, NB>(K) + (k - K * NB) * (NP - K * NB) + (i - K * NB)];
+}
+
+// publish finishes the owner's row of a substitution step, x·s, and
+// copies it where the other rows read it.
+template <typename T, int NR>
+__device__ __forceinline__ void publish(T (&x)[NR], typename real_of<T>::type s, T* pub) {
+#pragma unroll
+    for (int j = 0; j < NR; ++j) {
+        x[j] = scale(x[j], s);
+        pub[j] = x[j];
+    }
+}
+
+// cta_solve overwrites B with the solution of L·Lᴴ·X = B for the block's
+// matrix, L in the shared trapezoid S (for Upper it holds Uᴴ there, so the
+// same two solves give Uᴴ·U·X = B) and 1/L(k, k) in inv. B is n×nrhs
+// column-major at bm with leading dimension ldb.
+//
+// Thread t holds row t of NR right-hand sides at a time, as it held row t
+// of L. Step k of L·Y = B: the owner of row k scales it by 1/L(k, k) and
+// publishes it; after a barrier every later row takes L(t, k) times it off
+// its own. Lᴴ·X = Y runs the same steps backwards with conj(L(k, t)). The
+// steps stay rolled, one barrier each (the published row alternates
+// between two buffers, so a step's writer never overwrites what a slow
+// reader of the step before still needs): a first version with a column
+// per thread, unrolled in registers, took NVRTC 11.8 nine minutes to
+// compile and spilled for double.
+template <typename T, int NP, int NB, int NR>
+__device__ __forceinline__ void cta_solve(const T* S, const typename real_of<T>::type* inv, int n, T* bm, long long ldb,
+                                          int nrhs) {
+    using R = typename real_of<T>::type;
+    __shared__ T pub[2][NR]; // the row of step k, in pub[k & 1]
+    const int t = threadIdx.x;
+#pragma unroll 1
+    for (int c0 = 0; c0 < nrhs; c0 += NR) {
+        const int cols = min(NR, nrhs - c0);
+        T x[NR];
+#pragma unroll
+        for (int j = 0; j < NR; ++j) x[j] = t < n && j < cols ? bm[t + (long long)(c0 + j) * ldb] : from_real<T>(R(0));
+        // L·Y = B.
+#pragma unroll 1
+        for (int k = 0; k < n; ++k) {
+            if (t == k) publish<T, NR>(x, inv[k], pub[k & 1]);
+            __syncthreads();
+            if (t > k && t < n) {
+                const T l = trap_at<T, NP, NB>(S, t, k);
+#pragma unroll
+                for (int j = 0; j < NR; ++j) x[j] = sub_mul(x[j], l, pub[k & 1][j]);
+            }
+        }
+        // Lᴴ·X = Y: X(t) −= conj(L(k, t))·X(k) for t < k.
+#pragma unroll 1
+        for (int k = n - 1; k >= 0; --k) {
+            if (t == k) publish<T, NR>(x, inv[k], pub[k & 1]);
+            __syncthreads();
+            if (t < k) {
+                const T l = trap_at<T, NP, NB>(S, k, t);
+#pragma unroll
+                for (int j = 0; j < NR; ++j) x[j] = sub_mul_conj(x[j], pub[k & 1][j], l);
+            }
+        }
+#pragma unroll
+        for (int j = 0; j < NR; ++j)
+            if (t < n && j < cols) bm[t + (long long)(c0 + j) * ldb] = x[j];
+    }
+}
+
+// posv_cta solves A·X = B for one matrix per block of NP threads: the
+// factorization exactly as potrf_cta's (cta_factor, so A gets the same
+// bits and info the same value), then, unless it failed, cta_solve. B is
+// n×nrhs column-major with leading dimension ldb, matrix m at m·bstride; a
+// failed matrix's B is neither read nor written.
+template <typename T, int NP, int NB, int NR, bool UPPER>
+__global__ void posv_cta(T* __restrict__ a, long long lda, long long stride, int n, T* __restrict__ b, long long ldb,
+                         long long bstride, int nrhs, int* __restrict__ info, int vec) {
+    using R = typename real_of<T>::type;
+    __shared__ R inv[NP]; // 1/L(k, k)
+    const int fail = cta_factor<T, NP, NB, UPPER>(a, lda, stride, n, vec);
+    const int t = threadIdx.x;
     if (t == 0) info[blockIdx.x] = fail;
+    if (fail != 0) return; // uniform over the block
+
+    const T* const S = reinterpret_cast<const T*>(cta_shared);
+    if (t < n) inv[t] = R(1) / re(trap_at<T, NP, NB>(S, t, t));
+    __syncthreads();
+    cta_solve<T, NP, NB, NR>(S, inv, n, b + (long long)blockIdx.x * bstride, ldb, nrhs);
+}
+
+// potrs_cta solves A·X = B given A's factor as potrf_cta and posv_cta leave
+// it (L in the lower triangle for Lower, U = Lᴴ in the upper one for Upper;
+// only that triangle is read, the diagonal's real part only): thread t
+// loads row t of L into the trapezoid, then cta_solve, the same steps as
+// posv_cta's, so X has the same bits. info is not written (a zero on the
+// diagonal gives infinities and NaNs, as LAPACK's substitution does).
+template <typename T, int NP, int NB, int NR, bool UPPER>
+__global__ void potrs_cta(const T* __restrict__ a, long long lda, long long stride, int n, T* __restrict__ b,
+                          long long ldb, long long bstride, int nrhs) {
+    using R = typename real_of<T>::type;
+    __shared__ R inv[NP];
+    T* const S = reinterpret_cast<T*>(cta_shared);
+    const int t = threadIdx.x;
+    // Row t of L: L(t, k) = A(t, k) (Lower) or conj(U(k, t)) (Upper), k ≤ t.
+    const long long base = (long long)blockIdx.x * stride + (UPPER ? (long long)t * lda : (long long)t);
+    const long long step = UPPER ? 1 : lda;
+#pragma unroll 1
+    for (int k = 0; k < n && k <= t && t < n; ++k) {
+        const int K = k / NB;
+        const T y = a[base + k * step];
+        S[trap_off<NP, NB>(K) + (k - K * NB) * (NP - K * NB) + (t - K * NB)] = k == t ? from_real<T>(re(y)) : (UPPER ? conj_(y) : y);
+        if (k == t) inv[t] = R(1) / re(y);
+    }
+    __syncthreads();
+    cta_solve<T, NP, NB, NR>(S, inv, n, b + (long long)blockIdx.x * bstride, ldb, nrhs);
 }

@@ -184,8 +184,20 @@ func ctaVector(dt cuda.DType, uplo core.Uplo, a cuda.DevicePtr, lda int, stride 
 // device whose blocks cannot have the kernel's shared memory.
 func PotrfCTA[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n int, a cuda.DevicePtr, lda int, stride int64, count int, info cuda.DevicePtr) error {
 	dt := cuda.DTypeOf[T]()
+	np := ctaBucket(n)
+	return ctaCall(s, "potrf: cta", dt, uplo, n, a, lda, stride, count, info, np,
+		func(c *cuda.Context) ([]*cuda.Kernel, error) { return ctaKernels(c, dt, np) }, nil)
+}
+
+// ctaCall is what PotrfCTA and PosvCTA share: A's argument checks, empty
+// work (info zeroed), the triangle's kernel (load gives Lower, then Upper),
+// and the launch with one block of np threads per matrix and the trapezoid
+// of bucket np. The kernel takes a, lda, stride, n, then what extra adds,
+// then info and vec.
+func ctaCall(s *cuda.Stream, op string, dt cuda.DType, uplo core.Uplo, n int, a cuda.DevicePtr, lda int, stride int64,
+	count int, info cuda.DevicePtr, np int, load func(*cuda.Context) ([]*cuda.Kernel, error), extra func(*cuda.Args)) error {
 	if s == nil {
-		return fmt.Errorf("%w: potrf: cta: nil stream", core.ErrArgument)
+		return fmt.Errorf("%w: %s: nil stream", core.ErrArgument, op)
 	}
 	if err := checkCTA(dt, uplo, n, a, lda, stride, count, info); err != nil {
 		return err
@@ -196,20 +208,113 @@ func PotrfCTA[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n int, a cuda.Devic
 	if n == 0 {
 		return cuda.MemsetD32(s, info, 0, int64(count))
 	}
-	np := ctaBucket(n)
-	ks, err := ctaKernels(s.Context(), dt, np)
+	ks, err := load(s.Context())
 	if err != nil {
 		return err
-	}
-	k := ks[0]
-	if uplo == core.Upper {
-		k = ks[1]
 	}
 	var vec int32
 	if ctaVector(dt, uplo, a, lda, stride, count) {
 		vec = 1
 	}
 	var args cuda.Args
-	args.Ptr(a).Int64(int64(lda)).Int64(stride).Int32(int32(n)).Ptr(info).Int32(vec)
-	return cuda.LaunchArgs(s, k, [3]uint32{uint32(count), 1, 1}, [3]uint32{uint32(np), 1, 1}, uint32(ctaSharedBytes(dt, np)), &args)
+	args.Ptr(a).Int64(int64(lda)).Int64(stride).Int32(int32(n))
+	if extra != nil {
+		extra(&args)
+	}
+	args.Ptr(info).Int32(vec)
+	return ctaLaunch(s, ks, dt, uplo, np, count, &args)
+}
+
+// ctaLaunch queues ks[0] (Lower) or ks[1] (Upper) with one block of np
+// threads per matrix and the trapezoid of bucket np.
+func ctaLaunch(s *cuda.Stream, ks []*cuda.Kernel, dt cuda.DType, uplo core.Uplo, np, count int, args *cuda.Args) error {
+	k := ks[0]
+	if uplo == core.Upper {
+		k = ks[1]
+	}
+	return cuda.LaunchArgs(s, k, [3]uint32{uint32(count), 1, 1}, [3]uint32{uint32(np), 1, 1}, uint32(ctaSharedBytes(dt, np)), args)
+}
+
+// MaxPosvCTA is the largest order posv_cta (cta.cu) solves: its one bucket
+// of 64 threads.
+const MaxPosvCTA = 64
+
+// posvChunk is posv_cta's NR, the right-hand sides a thread holds at once:
+// 64 bytes of them, as posv.cu's register kernels hold.
+func posvChunk(dt cuda.DType) int { return 64 / dt.Size() }
+
+// PosvCTANames are the name expressions of posv_cta and potrs_cta for dt:
+// posv Lower and Upper, then potrs Lower and Upper.
+func PosvCTANames(dt cuda.DType) []string {
+	var names []string
+	for _, kernel := range []string{"posv_cta", "potrs_cta"} {
+		for _, upper := range []bool{false, true} {
+			names = append(names, fmt.Sprintf("%s<%s, %d, %d, %d, %v>", kernel, typeName[dt], MaxPosvCTA, ctaPanel(dt), posvChunk(dt), upper))
+		}
+	}
+	return names
+}
+
+// PosvCTASharedBytes is the dynamic shared memory of posv_cta and
+// potrs_cta: the trapezoid of their bucket.
+func PosvCTASharedBytes(dt cuda.DType) int { return ctaSharedBytes(dt, MaxPosvCTA) }
+
+// posvLoaded holds, per context and type, the PosvCTANames kernels,
+// compiled on first use (a module of their own: calls that never solve do
+// not compile them).
+var posvLoaded cuda.KernelSets[cuda.DType]
+
+// PosvCTAKernels loads the PosvCTANames kernels for dt into c, in that
+// order.
+func PosvCTAKernels(c *cuda.Context, dt cuda.DType) ([]*cuda.Kernel, error) {
+	return posvLoaded.Get(c, dt, func(c *cuda.Context, dt cuda.DType) ([]*cuda.Kernel, error) {
+		ks, err := cuda.DefaultJIT().Load(c, CTASource, PosvCTANames(dt)...)
+		if err != nil {
+			return nil, fmt.Errorf("potrf: posv_cta: %w", err)
+		}
+		return ks, nil
+	})
+}
+
+// PosvCTA queues on s posv_cta: for count matrices, the factorization
+// exactly as PotrfCTA's (A gets the same bits, info the same values), then
+// the solve of A·X = B, X over B, for the matrices that did not fail; a
+// failed matrix's B is neither read nor written. B is n×nrhs column-major,
+// leading dimension ldb, matrix m at m·strideB. It serves posv.Posv for
+// MaxN < n ≤ MaxPosvCTA, which checks the arguments; this checks A's as
+// PotrfCTA does and the order.
+func PosvCTA[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int, a cuda.DevicePtr, lda int, strideA int64,
+	b cuda.DevicePtr, ldb int, strideB int64, count int, info cuda.DevicePtr) error {
+	dt := cuda.DTypeOf[T]()
+	if n > MaxPosvCTA {
+		return fmt.Errorf("%w: potrf: posv_cta solves n ≤ %d, not %d", core.ErrUnsupported, MaxPosvCTA, n)
+	}
+	return ctaCall(s, "potrf: posv_cta", dt, uplo, n, a, lda, strideA, count, info, MaxPosvCTA,
+		func(c *cuda.Context) ([]*cuda.Kernel, error) { return PosvCTAKernels(c, dt) },
+		func(args *cuda.Args) { args.Ptr(b).Int64(int64(ldb)).Int64(strideB).Int32(int32(nrhs)) })
+}
+
+// PotrsCTA queues on s potrs_cta: for count matrices given by their
+// factors as PotrfCTA and PosvCTA leave them, the solve of A·X = B, X over
+// B, with the same steps as PosvCTA's (the same bits). Layouts are
+// PosvCTA's. It serves posv.Potrs for MaxN < n ≤ MaxPosvCTA, which checks
+// the arguments.
+func PotrsCTA[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int, a cuda.DevicePtr, lda int, strideA int64,
+	b cuda.DevicePtr, ldb int, strideB int64, count int) error {
+	dt := cuda.DTypeOf[T]()
+	switch {
+	case s == nil:
+		return fmt.Errorf("%w: potrf: potrs_cta: nil stream", core.ErrArgument)
+	case n > MaxPosvCTA:
+		return fmt.Errorf("%w: potrf: potrs_cta solves n ≤ %d, not %d", core.ErrUnsupported, MaxPosvCTA, n)
+	case count == 0 || n == 0 || nrhs == 0:
+		return nil
+	}
+	ks, err := PosvCTAKernels(s.Context(), dt)
+	if err != nil {
+		return err
+	}
+	var args cuda.Args
+	args.Ptr(a).Int64(int64(lda)).Int64(strideA).Int32(int32(n)).Ptr(b).Int64(int64(ldb)).Int64(strideB).Int32(int32(nrhs))
+	return ctaLaunch(s, ks[2:], dt, uplo, MaxPosvCTA, count, &args)
 }
