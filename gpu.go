@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/batchlas/batchlas/internal/cuda"
+	"github.com/batchlas/batchlas/internal/gpu/cholblocked"
 	"github.com/batchlas/batchlas/internal/route"
 )
 
@@ -78,6 +79,7 @@ type gpuQueue struct {
 	stream *cuda.Stream
 	blas   *cuda.BLAS
 	solver *cuda.Solver
+	side   *cholblocked.Side // the blocked Cholesky's look-ahead stream, made on first use
 
 	mu      sync.Mutex
 	scratch []cuda.DevicePtr
@@ -119,6 +121,24 @@ func (g *gpuQueue) solverHandle() (*cuda.Solver, error) {
 		g.solver = s
 	}
 	return g.solver, nil
+}
+
+// sideStreams is a second stream and a cuBLAS handle on it, for the
+// blocked Cholesky's look-ahead (cholblocked.Options.Side). Its work is
+// always joined back into the queue's stream, so Wait needs only that one.
+func (g *gpuQueue) sideStreams() (*cholblocked.Side, error) {
+	if g.side == nil {
+		s, err := g.g.ctx.NewStream()
+		if err != nil {
+			return nil, err
+		}
+		b, err := cuda.NewBLAS(g.g.ctx, s)
+		if err != nil {
+			return nil, errors.Join(err, s.Destroy())
+		}
+		g.side = &cholblocked.Side{Stream: s, BLAS: b}
+	}
+	return g.side, nil
 }
 
 // alloc takes scratch memory that lives until the queue next drains.
@@ -169,6 +189,9 @@ func (g *gpuQueue) close() error {
 	}
 	if g.solver != nil {
 		errs = append(errs, g.solver.Close())
+	}
+	if g.side != nil {
+		errs = append(errs, g.side.BLAS.Close(), g.side.Stream.Destroy())
 	}
 	errs = append(errs, g.stream.Destroy())
 	return errors.Join(errs...)

@@ -167,6 +167,11 @@ func blockedPotrf[T Scalar](q *Queue, uplo Uplo, a *Batch[T], st cuda.DevicePtr,
 	if err != nil {
 		return err
 	}
+	if lookAhead(cuda.DTypeOf[T](), a.rows, a.count, opt) {
+		if side, err := q.gpu.sideStreams(); err == nil { // without one, the driver runs on one stream
+			opt.Side = side
+		}
+	}
 	bytes, err := cholblocked.WorkspaceSize(cuda.DTypeOf[T](), uplo, a.rows, a.count, opt)
 	if err != nil {
 		return err
@@ -176,6 +181,19 @@ func blockedPotrf[T Scalar](q *Queue, uplo Uplo, a *Batch[T], st cuda.DevicePtr,
 		return err
 	}
 	return cholblocked.Potrf[T](q.gpu.stream, h, uplo, a.rows, a.devPtr(), a.ld, int64(a.stride), a.count, st, cholblocked.Workspace{Ptr: ws, Bytes: bytes}, opt)
+}
+
+// lookAhead reports whether the blocked driver overlaps its outer products
+// with the panel chain on a second stream (cholblocked.Options.Side) where
+// that was measured faster: float32, 1 to 4 matrices, exact at every order
+// timed (n = 1024…32768: 6–15 % faster), 3xTF32 with two-level panels only
+// (n ≥ 2048: 7–19 %; at n = 1024, one-level, 1009 → 1211 µs, slower);
+// bench/results/h200/session7/lookahead-timing.log.
+func lookAhead(dt cuda.DType, n, count int, opt cholblocked.Options) bool {
+	if dt != cuda.Float32 || count > 4 || opt.PanelWidth != 0 {
+		return false
+	}
+	return opt.Precision == cholblocked.Exact || cholblocked.DefaultPanelWidth(dt, n) > cholblocked.InnerWidth(dt)
 }
 
 // vendorPotrfLoop factors each matrix with its own cuSOLVER Xpotrf call:

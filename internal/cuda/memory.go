@@ -346,7 +346,7 @@ func (p *stagingPool) newChunk() (*stagingChunk, error) {
 	if err := result(callp(c.d.cuMemAllocHost, uintptr(unsafe.Pointer(&host)), stagingChunkBytes)); err != nil {
 		return nil, fmt.Errorf("cuda: allocating a %d-byte pinned staging buffer: %w", stagingChunkBytes, err)
 	}
-	ev, err := c.newSyncEvent()
+	ev, err := c.NewSyncEvent()
 	if err != nil {
 		call(c.d.cuMemFreeHost, uintptr(host))
 		return nil, err

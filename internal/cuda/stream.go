@@ -98,9 +98,9 @@ type Event struct {
 // NewEvent creates an event that records time stamps.
 func (c *Context) NewEvent() (*Event, error) { return c.newEvent(eventDefault) }
 
-// newSyncEvent creates an event without timing, which is cheaper to record
-// and to wait on; staging buffers use these.
-func (c *Context) newSyncEvent() (*Event, error) { return c.newEvent(eventDisableTiming) }
+// NewSyncEvent creates an event without timing, which is cheaper to record
+// and to wait on (staging buffers, the ordering of two streams).
+func (c *Context) NewSyncEvent() (*Event, error) { return c.newEvent(eventDisableTiming) }
 
 func (c *Context) newEvent(flags uintptr) (*Event, error) {
 	e := &Event{ctx: c}

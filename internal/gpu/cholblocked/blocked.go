@@ -37,6 +37,19 @@
 // left-looking did 39 % fewer multiply-adds than right-looking at n = 512,
 // and no mask pass is needed).
 //
+// # Look-ahead
+//
+// At batch 1 the chain of an inner panel (its inner product, chol_diag,
+// chol_apply) is latency on an idle GPU: about 52 µs per 64 columns on the
+// H200, which at n = 16384 adds up to as much time as all the outer
+// products. With Options.Side the outer product of panel J+W is split:
+// the part over columns 0..J, which are final once panel J starts, runs on
+// a second stream while panel J's chain runs, into the other of two D
+// banks; the part over panel J's own columns follows on the main stream
+// after J's chain (beta = 1), as does everything that reads the bank. Two
+// events order the streams: the side stream waits for the main one to
+// reach panel J, the main one for the side product before it adds to it.
+//
 // # Precision
 //
 // Exact (the default) computes every product in T's own arithmetic (cuBLAS
@@ -114,6 +127,17 @@ type Options struct {
 	// otherwise a positive multiple of InnerWidth. PanelWidth = InnerWidth
 	// is the one-level algorithm.
 	PanelWidth int
+	// Side, when not nil, overlaps most of each outer product with the
+	// previous outer panel's chain on a second stream (look-ahead, above);
+	// D then takes twice the workspace. Side.BLAS must enqueue on
+	// Side.Stream, a stream of the same context other than the main one.
+	Side *Side
+}
+
+// Side is the second stream of Options.Side and a cuBLAS handle bound to it.
+type Side struct {
+	Stream *cuda.Stream
+	BLAS   *cuda.BLAS
 }
 
 // Workspace is device scratch memory lent to Potrf: WorkspaceSize bytes,
@@ -185,6 +209,7 @@ type layout struct {
 
 	ldd     int   // D: (n − J)×W in Lower's orientation (ld ≥ n), W×(n − J) in Upper's (ld = width)
 	dStride int64 // elements per matrix
+	dBank   int64 // elements from the first D bank to the second (odd outer panels); 0 without look-ahead
 	xStride int64 // X = L11⁻¹: nb×nb per matrix
 	ldh     int   // hi and lo (Split3TF32): n×n float32 per matrix, same orientation as A
 	hStride int64
@@ -214,7 +239,12 @@ func newLayout(dt cuda.DType, uplo core.Uplo, n, count int, opt Options) layout 
 	l.dStride = rows * int64(width)
 	l.xStride = int64(nb * nb)
 	l.dOff = 0
-	l.xOff = roundUp(l.dOff+l.dStride*int64(count)*es, 256)
+	banks := int64(1)
+	if opt.Side != nil {
+		banks = 2
+		l.dBank = l.dStride * int64(count)
+	}
+	l.xOff = roundUp(l.dOff+banks*l.dStride*int64(count)*es, 256)
 	l.bytes = roundUp(l.xOff+l.xStride*int64(count)*es, 256)
 	if opt.Precision == Split3TF32 {
 		l.ldh = int(rows)
@@ -227,7 +257,8 @@ func newLayout(dt cuda.DType, uplo core.Uplo, n, count int, opt Options) layout 
 }
 
 // WorkspaceSize is the scratch Potrf needs, in bytes, for count n×n
-// matrices of type dt: for D, count·roundUp(n, 32)·PanelWidth elements; for
+// matrices of type dt: for D, count·roundUp(n, 32)·PanelWidth elements
+// (twice that with Options.Side); for
 // the inverses, count·nb² elements; for Split3TF32 also two float32 copies
 // of the factor, 8·count·roundUp(n, 32)·n bytes (8.6 GB at n = 32768). It
 // returns an error for arguments CanRun refuses.
@@ -262,6 +293,23 @@ func CanRun(dtype cuda.DType, n int, opt Options) error {
 		return fmt.Errorf("%w: cholblocked: %v products are for float32, not %v", core.ErrUnsupported, opt.Precision, dtype)
 	case opt.PanelWidth < 0 || opt.PanelWidth%InnerWidth(dtype) != 0:
 		return fmt.Errorf("%w: cholblocked: panel width %d must be 0 or a positive multiple of %d", core.ErrArgument, opt.PanelWidth, InnerWidth(dtype))
+	}
+	return nil
+}
+
+// checkSide validates Options.Side against the main stream s.
+func checkSide(s *cuda.Stream, side *Side) error {
+	switch {
+	case side == nil:
+		return nil
+	case side.Stream == nil || side.BLAS == nil:
+		return fmt.Errorf("%w: cholblocked: Options.Side needs a stream and a cuBLAS handle", core.ErrArgument)
+	case side.Stream == s:
+		return fmt.Errorf("%w: cholblocked: Options.Side's stream is the factorization's own", core.ErrArgument)
+	case side.Stream.Context() != s.Context():
+		return fmt.Errorf("%w: cholblocked: Options.Side's stream belongs to another context", core.ErrArgument)
+	case side.BLAS.Stream() != side.Stream:
+		return fmt.Errorf("%w: cholblocked: Options.Side's cuBLAS handle must enqueue on its stream", core.ErrArgument)
 	}
 	return nil
 }
@@ -319,7 +367,17 @@ type gemmStep struct {
 	a, b, c        operand
 	beta           int  // 0 or 1
 	tf32           bool // cublasGemmStridedBatchedEx with FAST_TF32
+	side           bool // on Options.Side's stream
 }
+
+// syncStep orders the two streams of a look-ahead plan.
+type syncStep int
+
+const (
+	fork     syncStep = iota + 1 // the side stream waits for the main one to get here
+	sideDone                     // marks the side stream's work so far
+	join                         // the main stream waits for that mark
+)
 
 // diagStep is chol_diag on the block at (j, j) of width w; dOff is the
 // offset of D11 in D, or −1 when nothing was subtracted yet.
@@ -342,6 +400,7 @@ type step struct {
 	gemm  *gemmStep
 	diag  *diagStep
 	apply *applyStep
+	sync  syncStep
 }
 
 // natural is the offset of L(row, col) in a buffer of leading dimension ld
@@ -353,7 +412,8 @@ func natural(uplo core.Uplo, row, col, ld int) int64 {
 	return int64(row) + int64(col)*int64(ld)
 }
 
-// makePlan lists the steps of a factorization of order n > 0.
+// makePlan lists the steps of a factorization of order n > 0, with
+// look-ahead when l has two D banks.
 func makePlan(uplo core.Uplo, n, lda int, stride int64, l layout, split bool) []step {
 	var steps []step
 	a := operand{buf: bufA, ld: lda, stride: stride}
@@ -363,26 +423,55 @@ func makePlan(uplo core.Uplo, n, lda int, stride int64, l layout, split bool) []
 	// L's orientation, D's block starting at offset dOff. For Upper the
 	// buffers hold Lᴴ, so the same product is Y'ᴴ·X' with the roles of the
 	// operands swapped: D holds its conjugate transpose, A's orientation.
+	side := false // products go to the side stream
 	product := func(x, y operand, r0, c0, k0, m, w, k int, dOff int64, beta int, tf32 bool) {
 		x.off = natural(uplo, r0, k0, x.ld)
 		y.off = natural(uplo, c0, k0, y.ld)
 		d := operand{buf: bufD, off: dOff, ld: l.ldd, stride: l.dStride}
-		g := &gemmStep{transA: core.NoTrans, transB: core.ConjTrans, m: m, n: w, k: k, a: x, b: y, c: d, beta: beta, tf32: tf32}
+		g := &gemmStep{transA: core.NoTrans, transB: core.ConjTrans, m: m, n: w, k: k, a: x, b: y, c: d, beta: beta, tf32: tf32, side: side}
 		if uplo == core.Upper {
-			g = &gemmStep{transA: core.ConjTrans, transB: core.NoTrans, m: w, n: m, k: k, a: y, b: x, c: d, beta: beta, tf32: tf32}
+			g = &gemmStep{transA: core.ConjTrans, transB: core.NoTrans, m: w, n: m, k: k, a: y, b: x, c: d, beta: beta, tf32: tf32, side: side}
 		}
 		steps = append(steps, step{gemm: g})
 	}
+	// outer queues the outer panel at J's update over columns k0..k0+k into
+	// the bank at bank, which it overwrites (beta 0) or adds to (beta 1).
+	outer := func(J, k0, k int, bank int64, beta int) {
+		W := min(l.width, n-J)
+		if split {
+			product(hi, hi, J, J, k0, n-J, W, k, bank, beta, true)
+			product(hi, lo, J, J, k0, n-J, W, k, bank, 1, true)
+			product(lo, hi, J, J, k0, n-J, W, k, bank, 1, true)
+		} else {
+			product(a, a, J, J, k0, n-J, W, k, bank, beta, false)
+		}
+	}
+	look := l.dBank != 0
 	for J := 0; J < n; J += l.width {
 		W := min(l.width, n-J)
-		if J > 0 {
-			if split {
-				product(hi, hi, J, J, 0, n-J, W, J, 0, 0, true)
-				product(hi, lo, J, J, 0, n-J, W, J, 0, 1, true)
-				product(lo, hi, J, J, 0, n-J, W, J, 0, 1, true)
-			} else {
-				product(a, a, J, J, 0, n-J, W, J, 0, 0, false)
-			}
+		bank := int64(0) // outer panel J's D
+		if look && (J/l.width)%2 == 1 {
+			bank = l.dBank
+		}
+		switch {
+		case J == 0:
+		case look && J >= 2*l.width:
+			// Columns 0..J−W came from the side stream (queued at panel
+			// J−W); only the previous outer panel's are left.
+			steps = append(steps, step{sync: join})
+			outer(J, J-l.width, l.width, bank, 1)
+		default:
+			outer(J, 0, J, bank, 0)
+		}
+		if look && J > 0 && J+W < n {
+			// Columns 0..J are final and the other bank is free (panel
+			// J−W's chain is done): the next panel's product over them can
+			// run beside this panel's chain.
+			steps = append(steps, step{sync: fork})
+			side = true
+			outer(J+W, 0, J, l.dBank-bank, 0)
+			side = false
+			steps = append(steps, step{sync: sideDone})
 		}
 		for j := J; j < J+W; j += l.nb {
 			w := min(l.nb, J+W-j)
@@ -392,18 +481,18 @@ func makePlan(uplo core.Uplo, n, lda int, stride int64, l layout, split bool) []
 				if J > 0 {
 					beta = 1
 				}
-				product(a, a, j, j, J, n-j, w, off, natural(uplo, off, off, l.ldd), beta, false)
+				product(a, a, j, j, J, n-j, w, off, bank+natural(uplo, off, off, l.ldd), beta, false)
 			}
 			dOff := int64(-1)
 			if J > 0 || off > 0 {
-				dOff = natural(uplo, off, off, l.ldd)
+				dOff = bank + natural(uplo, off, off, l.ldd)
 			}
 			below := n - j - w
 			steps = append(steps, step{diag: &diagStep{j: j, w: w, dOff: dOff, first: j == 0, inverse: below > 0}})
 			if below > 0 {
 				ad := int64(-1)
 				if dOff >= 0 {
-					ad = natural(uplo, off+w, off, l.ldd)
+					ad = bank + natural(uplo, off+w, off, l.ldd)
 				}
 				steps = append(steps, step{apply: &applyStep{j: j, w: w, rows: below, dOff: ad, split: split && J+W < n}})
 			}
@@ -506,9 +595,22 @@ func Potrf[T core.Scalar](s *cuda.Stream, blas *cuda.BLAS, uplo core.Uplo, n int
 	if blas == nil || blas.Stream() != s {
 		return fmt.Errorf("%w: cholblocked: the cuBLAS handle must enqueue on the factorization's stream", core.ErrArgument)
 	}
+	if err := checkSide(s, opt.Side); err != nil {
+		return err
+	}
 	e, steps, err := prepare[T](s, blas, uplo, n, a, lda, stride, count, info, ws, opt)
 	if err != nil {
 		return err
+	}
+	if e.l.dBank != 0 {
+		defer e.closeEvents()
+		c := s.Context()
+		if e.forked, err = c.NewSyncEvent(); err != nil {
+			return err
+		}
+		if e.done, err = c.NewSyncEvent(); err != nil {
+			return err
+		}
 	}
 	for _, st := range steps {
 		if err := e.run(st); err != nil {
@@ -516,6 +618,13 @@ func Potrf[T core.Scalar](s *cuda.Stream, blas *cuda.BLAS, uplo core.Uplo, n int
 		}
 	}
 	return nil
+}
+
+// closeEvents releases the look-ahead's events; CUDA keeps them until the
+// queued waits on them have completed.
+func (e *executor[T]) closeEvents() {
+	e.forked.Destroy()
+	e.done.Destroy()
 }
 
 // prepare loads the kernels and lays out Potrf's checked call: the executor
@@ -532,7 +641,7 @@ func prepare[T core.Scalar](s *cuda.Stream, blas *cuda.BLAS, uplo core.Uplo, n i
 	l := newLayout(dt, uplo, n, count, opt)
 	split := opt.Precision == Split3TF32
 	e := &executor[T]{
-		s: s, blas: blas, ks: ks, l: l, uplo: uplo, lda: lda, stride: stride, count: count, info: info,
+		s: s, blas: blas, side: opt.Side, ks: ks, l: l, uplo: uplo, lda: lda, stride: stride, count: count, info: info,
 		bases: [...]cuda.DevicePtr{
 			bufA:  a,
 			bufD:  ws.Ptr.Add(l.dOff),
@@ -551,6 +660,9 @@ func prepare[T core.Scalar](s *cuda.Stream, blas *cuda.BLAS, uplo core.Uplo, n i
 type executor[T core.Scalar] struct {
 	s      *cuda.Stream
 	blas   *cuda.BLAS
+	side   *Side          // look-ahead's stream and handle, or nil
+	forked *cuda.Event    // look-ahead: recorded on s at a fork
+	done   *cuda.Event    // look-ahead: recorded on the side stream after its products
 	ks     []*cuda.Kernel // kernelNames order
 	l      layout
 	uplo   core.Uplo
@@ -573,18 +685,31 @@ func (e *executor[T]) ptr(b buffer, off int64) cuda.DevicePtr {
 
 func (e *executor[T]) run(st step) error {
 	switch {
+	case st.sync == fork:
+		if err := e.forked.Record(e.s); err != nil {
+			return err
+		}
+		return e.side.Stream.Wait(e.forked)
+	case st.sync == sideDone:
+		return e.done.Record(e.side.Stream)
+	case st.sync == join:
+		return e.s.Wait(e.done)
 	case st.gemm != nil:
 		g := st.gemm
 		pa, pb, pc := e.ptr(g.a.buf, g.a.off), e.ptr(g.b.buf, g.b.off), e.ptr(g.c.buf, g.c.off)
+		blas := e.blas
+		if g.side {
+			blas = e.side.BLAS
+		}
 		if g.tf32 {
-			return cuda.GemmStridedBatchedEx[float32](e.blas, cuda.Compute32FFastTF32, g.transA, g.transB, g.m, g.n, g.k,
+			return cuda.GemmStridedBatchedEx[float32](blas, cuda.Compute32FFastTF32, g.transA, g.transB, g.m, g.n, g.k,
 				1, pa, g.a.ld, g.a.stride, pb, g.b.ld, g.b.stride, float32(g.beta), pc, g.c.ld, g.c.stride, e.count)
 		}
 		var beta T
 		if g.beta != 0 {
 			beta = 1
 		}
-		return cuda.GemmStridedBatched[T](e.blas, g.transA, g.transB, g.m, g.n, g.k,
+		return cuda.GemmStridedBatched[T](blas, g.transA, g.transB, g.m, g.n, g.k,
 			1, pa, g.a.ld, g.a.stride, pb, g.b.ld, g.b.stride, beta, pc, g.c.ld, g.c.stride, e.count)
 	case st.diag != nil:
 		d := st.diag

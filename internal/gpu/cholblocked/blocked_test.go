@@ -27,6 +27,7 @@ var (
 	timingFlag = flag.Bool("blocked.timing", false, "run TestTiming even without -test.v")
 	casesFlag  = flag.String("blocked.cases", "", "TestTiming cases, e.g. 512x16,4096x1 (default: all)")
 	panelFlag  = flag.Int("blocked.panel", 0, "TestTiming: outer panel width (0: DefaultPanelWidth)")
+	lookFlag   = flag.Bool("blocked.lookahead", false, "TestTiming: also time Options.Side (look-ahead), exact and 3xTF32")
 	repsFlag   = flag.Int("blocked.reps", 0, "TestTiming: repetitions per arm (0: 9, 5 from n = 4096, 3 from n = 8192)")
 )
 
@@ -41,6 +42,12 @@ func TestArguments(t *testing.T) {
 	w := Workspace{ws, need}
 	if err := check(cuda.Float64, core.Lower, 100, a, 101, 10100, 5, info, w, Options{}); err != nil {
 		t.Fatalf("valid call refused: %v", err)
+	}
+	if err := checkSide(nil, &Side{}); !errors.Is(err, core.ErrArgument) {
+		t.Errorf("a Side without a stream: %v", err)
+	}
+	if side, _ := WorkspaceSize(cuda.Float64, core.Lower, 100, 5, Options{Side: &Side{}}); side <= need {
+		t.Errorf("look-ahead's workspace %d bytes, without %d: D takes two banks", side, need)
 	}
 	for name, tc := range map[string]struct {
 		dt            cuda.DType
@@ -139,16 +146,28 @@ func TestPlanSteps(t *testing.T) {
 	for _, uplo := range []core.Uplo{core.Lower, core.Upper} {
 		for _, n := range []int{1, 63, 64, 65, 129, 300, 1000} {
 			for _, width := range []int{64, 128, 256} {
-				for _, split := range []bool{false, true} {
-					name := fmt.Sprintf("%v/n=%d/width=%d/split=%v", uplo, n, width, split)
+				for _, variant := range []int{0, 1, 2, 3} {
+					split, look := variant&1 != 0, variant&2 != 0
+					name := fmt.Sprintf("%v/n=%d/width=%d/split=%v/lookahead=%v", uplo, n, width, split, look)
 					opt := Options{PanelWidth: width}
 					if split {
 						opt.Precision = Split3TF32
 					}
+					if look {
+						opt.Side = &Side{}
+					}
 					l := newLayout(cuda.Float32, uplo, n, 2, opt)
-					next, products, splitWrites := 0, 0, 0
+					next, products, sideProducts, splitWrites := 0, 0, 0, 0
+					var syncs []syncStep
 					for _, st := range makePlan(uplo, n, n+1, int64((n+1)*n), l, split) {
 						switch {
+						case st.sync != 0:
+							syncs = append(syncs, st.sync)
+						case st.gemm != nil && st.gemm.side:
+							sideProducts++
+							if len(syncs) == 0 || syncs[len(syncs)-1] != fork {
+								t.Errorf("%s: side product after %v", name, syncs)
+							}
 						case st.gemm != nil:
 							products++
 							if g := st.gemm; g.k <= 0 || g.m <= 0 || g.n <= 0 || (g.tf32 != split) && g.a.buf != bufA {
@@ -184,8 +203,25 @@ func TestPlanSteps(t *testing.T) {
 					} else {
 						want += outer - 1
 					}
-					if products != want {
-						t.Errorf("%s: %d products, want %d", name, products, want)
+					sides := 0 // look-ahead: a side product for every outer panel from the third on
+					if look && outer > 2 {
+						sides = outer - 2
+						if split {
+							sides *= 3
+						}
+					}
+					if products+sideProducts != want+sides || sideProducts != sides {
+						t.Errorf("%s: %d products (%d on the side), want %d (%d)", name, products+sideProducts, sideProducts, want+sides, sides)
+					}
+					// fork, sideDone, join for each side product, in that order.
+					for i, sy := range syncs {
+						if want := []syncStep{fork, sideDone, join}[i%3]; sy != want {
+							t.Errorf("%s: sync steps %v", name, syncs)
+							break
+						}
+					}
+					if len(syncs) != 3*max(outer-2, 0)*boolInt(look) {
+						t.Errorf("%s: %d sync steps for %d outer panels", name, len(syncs), outer)
 					}
 				}
 			}
@@ -210,6 +246,21 @@ type emulator struct {
 	l      layout
 	bufs   [bufLo + 1][]complex128
 	info   []int32
+
+	// late runs the side stream's products at the join that waits for
+	// them, the latest the GPU may run them, instead of where the plan
+	// queues them, the earliest; a plan whose result differs between the
+	// two lets the streams race.
+	late    bool
+	pending []*gemmStep // late: side products not yet run
+	marked  int         // late: how many of them the last sideDone covers
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func newEmulator[T core.Scalar](uplo core.Uplo, a core.Strided[T], opt Options) *emulator {
@@ -221,7 +272,7 @@ func newEmulator[T core.Scalar](uplo core.Uplo, a core.Strided[T], opt Options) 
 		e.bufs[bufA][i] = oracle.ToComplex(v)
 	}
 	nan := complex(math.NaN(), math.NaN()) // scratch starts as garbage
-	e.bufs[bufD] = slices.Repeat([]complex128{nan}, int(e.l.dStride)*count)
+	e.bufs[bufD] = slices.Repeat([]complex128{nan}, int(e.l.dStride)*count*(1+boolInt(e.l.dBank != 0)))
 	e.bufs[bufX] = slices.Repeat([]complex128{nan}, int(e.l.xStride)*count)
 	if opt.Precision == Split3TF32 {
 		e.bufs[bufHi] = slices.Repeat([]complex128{nan}, int(e.l.hStride)*count)
@@ -243,6 +294,15 @@ func (e *emulator) conjU(v complex128) complex128 {
 func (e *emulator) run(steps []step) {
 	for _, st := range steps {
 		switch {
+		case st.sync == sideDone:
+			e.marked = len(e.pending)
+		case st.sync == join:
+			for _, g := range e.pending[:e.marked] {
+				e.gemm(g)
+			}
+			e.pending, e.marked = e.pending[e.marked:], 0
+		case st.gemm != nil && st.gemm.side && e.late:
+			e.pending = append(e.pending, st.gemm)
 		case st.gemm != nil:
 			e.gemm(st.gemm)
 		case st.diag != nil:
@@ -434,30 +494,41 @@ func TestPlanEmulated(t *testing.T) {
 func testPlanEmulated[T core.Scalar](t *testing.T) {
 	dt := cuda.DTypeOf[T]()
 	nb := InnerWidth(dt)
-	opts := []Options{{}, {PanelWidth: 2 * nb}, {PanelWidth: 4 * nb}}
+	side := &Side{} // look-ahead's plan; the emulator has no streams
+	opts := []Options{{}, {PanelWidth: 2 * nb}, {PanelWidth: 4 * nb}, {PanelWidth: nb, Side: side}, {PanelWidth: 2 * nb, Side: side}}
 	if dt == cuda.Float32 {
-		opts = append(opts, Options{Precision: Split3TF32}, Options{Precision: Split3TF32, PanelWidth: 2 * nb})
+		opts = append(opts, Options{Precision: Split3TF32}, Options{Precision: Split3TF32, PanelWidth: 2 * nb},
+			Options{Precision: Split3TF32, PanelWidth: nb, Side: side})
 	}
 	sizes := []int{1, 5, nb - 1, nb, nb + 1, 2*nb + 1, 3*nb + 7}
 	if testing.Short() {
-		sizes = []int{nb - 1, 2*nb + 1}
+		sizes = []int{nb - 1, 2*nb + 1} // 2nb+1: three one-level panels, one fork and join
 	}
 	for _, uplo := range []core.Uplo{core.Lower, core.Upper} {
 		for _, n := range sizes {
 			for _, opt := range opts {
-				name := fmt.Sprintf("%v/n=%d/%v/width=%d", uplo, n, opt.Precision, opt.PanelWidth)
-				in, items := mixedBatch[T](n, 20, uplo, uint64(n)*7+uint64(uplo), nb)
-				e := newEmulator(uplo, in, opt)
-				e.run(makePlan(uplo, n, in.LD, int64(in.Stride), e.l, opt.Precision == Split3TF32))
-				out, info := result(e, in)
-				var errs []string
-				report := func(format string, args ...any) { errs = append(errs, fmt.Sprintf(format, args...)) }
-				worst := gputest.CheckFactors(report, uplo, in, items, out, info)
-				if len(errs) > 0 {
-					t.Errorf("%s: %s", name, strings.Join(errs, "\n\t"))
-				}
-				if !(worst < 2) { // float64 arithmetic held to a T budget
-					t.Errorf("%s: worst residual %.3g·n·eps·‖A‖₁", name, worst)
+				for _, late := range []bool{false, true} {
+					if late && opt.Side == nil {
+						continue
+					}
+					name := fmt.Sprintf("%v/n=%d/%v/width=%d/lookahead=%v/late=%v", uplo, n, opt.Precision, opt.PanelWidth, opt.Side != nil, late)
+					in, items := mixedBatch[T](n, 20, uplo, uint64(n)*7+uint64(uplo), nb)
+					e := newEmulator(uplo, in, opt)
+					e.late = late
+					e.run(makePlan(uplo, n, in.LD, int64(in.Stride), e.l, opt.Precision == Split3TF32))
+					if len(e.pending) != 0 {
+						t.Errorf("%s: %d side products never joined", name, len(e.pending))
+					}
+					out, info := result(e, in)
+					var errs []string
+					report := func(format string, args ...any) { errs = append(errs, fmt.Sprintf(format, args...)) }
+					worst := gputest.CheckFactors(report, uplo, in, items, out, info)
+					if len(errs) > 0 {
+						t.Errorf("%s: %s", name, strings.Join(errs, "\n\t"))
+					}
+					if !(worst < 2) { // float64 arithmetic held to a T budget
+						t.Errorf("%s: worst residual %.3g·n·eps·‖A‖₁", name, worst)
+					}
 				}
 			}
 		}
@@ -632,6 +703,7 @@ func mixedBatch[T core.Scalar](n, count int, uplo core.Uplo, seed uint64, nb int
 type env struct {
 	s    *cuda.Stream
 	blas *cuda.BLAS
+	side *Side // a second stream and handle, for Options.Side
 }
 
 // gpu returns the test's GPU environment, destroyed at the end of the
@@ -646,15 +718,24 @@ func gpu(t testing.TB) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { // before Stream's cleanup destroys s
-		if err := s.Synchronize(); err != nil {
-			t.Error(err)
+	s2 := gputest.Stream(t)
+	blas2, err := cuda.NewBLAS(s2.Context(), s2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { // before Stream's cleanups destroy s and s2
+		for _, st := range []*cuda.Stream{s, s2} {
+			if err := st.Synchronize(); err != nil {
+				t.Error(err)
+			}
 		}
-		if err := blas.Close(); err != nil {
-			t.Error(err)
+		for _, b := range []*cuda.BLAS{blas, blas2} {
+			if err := b.Close(); err != nil {
+				t.Error(err)
+			}
 		}
 	})
-	return &env{s: s, blas: blas}
+	return &env{s: s, blas: blas, side: &Side{Stream: s2, BLAS: blas2}}
 }
 
 // workspace allocates what Potrf needs for the call.
@@ -692,9 +773,10 @@ func testPotrf[T core.Scalar](t *testing.T, e *env) {
 	dt := cuda.DTypeOf[T]()
 	nb := InnerWidth(dt)
 	sizes := []int{1, 2, nb - 1, nb, nb + 1, 2*nb - 1, 2*nb + 1, 3 * nb, 4*nb + 1, 255, 257, 320, 449, 600}
-	opts := []Options{{}, {PanelWidth: 4 * nb}}
+	opts := []Options{{}, {PanelWidth: 4 * nb}, {PanelWidth: nb, Side: e.side}}
 	if dt == cuda.Float32 {
-		opts = append(opts, Options{Precision: Split3TF32}, Options{Precision: Split3TF32, PanelWidth: 2 * nb})
+		opts = append(opts, Options{Precision: Split3TF32}, Options{Precision: Split3TF32, PanelWidth: 2 * nb},
+			Options{Precision: Split3TF32, PanelWidth: nb, Side: e.side})
 	}
 	if testing.Short() {
 		sizes = []int{nb - 1, 2*nb + 1, 257}
@@ -703,15 +785,15 @@ func testPotrf[T core.Scalar](t *testing.T, e *env) {
 		for _, opt := range opts {
 			worst, worstN := 0.0, 0
 			for _, n := range sizes {
-				name := fmt.Sprintf("%v/%v/width=%d/n=%d", uplo, opt.Precision, opt.PanelWidth, n)
+				name := fmt.Sprintf("%v/%v/width=%d/lookahead=%v/n=%d", uplo, opt.Precision, opt.PanelWidth, opt.Side != nil, n)
 				t.Run(name, func(t *testing.T) {
 					if r := potrfCase[T](t, e, uplo, n, opt, uint64(1000*n)+uint64(uplo)); r > worst {
 						worst, worstN = r, n
 					}
 				})
 			}
-			t.Logf("%s %v %v width %d: worst ‖A − L·Lᴴ‖₁/(n·eps·‖A‖₁) = %.3f (n = %d; bound 20)",
-				core.TypeName[T](), uplo, opt.Precision, opt.PanelWidth, worst, worstN)
+			t.Logf("%s %v %v width %d look-ahead %v: worst ‖A − L·Lᴴ‖₁/(n·eps·‖A‖₁) = %.3f (n = %d; bound 20)",
+				core.TypeName[T](), uplo, opt.Precision, opt.PanelWidth, opt.Side != nil, worst, worstN)
 		}
 	}
 }
@@ -1091,6 +1173,16 @@ func timeCase(t *testing.T, e *env, sv *cuda.Solver, gen []*cuda.Kernel, tm *gpu
 			return Potrf[float32](e.s, e.blas, uplo, n, dst, n, int64(n)*int64(n), count, info, ws, opt)
 		}})
 	}
+	var extra []*arm // after the vendor's, which the line's ratios need third
+	if *lookFlag {
+		for _, opt := range []Options{{PanelWidth: *panelFlag, Side: e.side}, {Precision: Split3TF32, PanelWidth: *panelFlag, Side: e.side}} {
+			dst, info := gputest.Alloc(t, e.s, bytesPerCall), gputest.Alloc(t, e.s, 4*int64(count))
+			ws := workspace(t, e, cuda.Float32, uplo, n, count, opt)
+			extra = append(extra, &arm{opt.Precision.String() + "+lookahead", dst, info, func() error {
+				return Potrf[float32](e.s, e.blas, uplo, n, dst, n, int64(n)*int64(n), count, info, ws, opt)
+			}})
+		}
+	}
 	{
 		dst, info := gputest.Alloc(t, e.s, bytesPerCall), gputest.Alloc(t, e.s, 4*int64(count))
 		vendor := &arm{name: "cuSOLVER", dst: dst, info: info}
@@ -1112,6 +1204,7 @@ func timeCase(t *testing.T, e *env, sv *cuda.Solver, gen []*cuda.Kernel, tm *gpu
 		}
 		arms = append(arms, vendor)
 	}
+	arms = append(arms, extra...)
 
 	times := make([][]float64, len(arms))
 	for rep := -1; rep < reps; rep++ { // rep −1 warms up: compiles, creates workspaces
@@ -1153,6 +1246,9 @@ func timeCase(t *testing.T, e *env, sv *cuda.Solver, gen []*cuda.Kernel, tm *gpu
 		}
 	}
 	line := fmt.Sprintf("n%-5d b%-4d %10.1f %10.1f %10.1f %8.0f %8.2f %8.2f", n, count, med[0], med[1], med[2], tc.targetUs, med[2]/med[0], med[2]/med[1])
+	for i := 3; i < len(arms); i++ {
+		line += fmt.Sprintf("   %s %.1f (%.2f×)", arms[i].name, med[i], med[2]/med[i])
+	}
 	t.Logf("%s  (vendor/native; target vendor/native ≥ 2)", line)
 	return line
 }
