@@ -614,10 +614,24 @@ func Potrf[T core.Scalar](s *cuda.Stream, blas *cuda.BLAS, uplo core.Uplo, n int
 	}
 	for _, st := range steps {
 		if err := e.run(st); err != nil {
+			e.rejoin()
 			return err
 		}
 	}
 	return nil
+}
+
+// rejoin makes s wait for whatever the side stream holds after a step
+// failed to queue, so that the caller's wait on s still covers every use
+// of the workspace (the caller frees it after that wait). Best effort: the
+// step's error is the one returned.
+func (e *executor[T]) rejoin() {
+	if e.side == nil || e.done == nil {
+		return
+	}
+	if e.done.Record(e.side.Stream) == nil {
+		e.s.Wait(e.done)
+	}
 }
 
 // closeEvents releases the look-ahead's events; CUDA keeps them until the
