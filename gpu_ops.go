@@ -380,7 +380,7 @@ func gpuPosv[T Scalar](q *Queue, name string, uplo Uplo, a, b *Batch[T], info *I
 		var err error
 		factor, err = choose[T](q, "Potrf", route.Call{Uplo: route.UploKey(uplo), N: a.rows, Batch: a.count}, []CallOption{Route("native")})
 		if err != nil {
-			return fmt.Errorf("batchlas: Posv: native:composed: %w", err)
+			return fmt.Errorf("%w (the factor of Posv's native:composed)", err) // choose's error names the op
 		}
 	}
 	return gpuRun(q, "Posv", func() error {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/batchlas/batchlas"
+	"github.com/batchlas/batchlas/internal/gpu/posv"
 	"github.com/batchlas/batchlas/internal/oracle"
 )
 
@@ -320,7 +321,7 @@ func routePosv[T batchlas.Scalar](t *testing.T, q, cq *batchlas.Queue) {
 				t.Fatal(err)
 			}
 			pins := []string{"native:composed", "vendor", "auto"}
-			if n <= 64 { // posv.MaxPosvN
+			if n <= posv.MaxPosvN {
 				pins = append(pins, "native:fused")
 			}
 			for _, pin := range pins {

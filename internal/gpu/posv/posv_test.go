@@ -302,7 +302,7 @@ func testPosv[T core.Scalar](t *testing.T, s *cuda.Stream) {
 	const count = 157 // not a whole number of blocks for any group size
 	for _, uplo := range []core.Uplo{core.Lower, core.Upper} {
 		worst, worstAt := 0.0, ""
-		for n := range posvOrders() {
+		for _, n := range posvOrders() {
 			// A subtest per case, so its device buffers are freed at its end.
 			t.Run(fmt.Sprintf("%v/n=%d", uplo, n), func(t *testing.T) {
 				r, at := posvCase[T](t, s, uplo, n, count, uint64(1000*n)+uint64(uplo))
@@ -315,20 +315,13 @@ func testPosv[T core.Scalar](t *testing.T, s *cuda.Stream) {
 	}
 }
 
-// posvOrders yields 1…MaxN, then posvCTASizes.
-func posvOrders() func(yield func(int) bool) {
-	return func(yield func(int) bool) {
-		for n := 1; n <= MaxN; n++ {
-			if !yield(n) {
-				return
-			}
-		}
-		for _, n := range posvCTASizes {
-			if !yield(n) {
-				return
-			}
-		}
+// posvOrders are 1…MaxN, then posvCTASizes.
+func posvOrders() []int {
+	var orders []int
+	for n := 1; n <= MaxN; n++ {
+		orders = append(orders, n)
 	}
+	return append(orders, posvCTASizes...)
 }
 
 // posvCase runs one order through every count of nrhsList and returns the
