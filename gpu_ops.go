@@ -144,6 +144,8 @@ func potrfArm[T Scalar](q *Queue, name string, uplo Uplo, a *Batch[T], st cuda.D
 	switch name {
 	case "native:tiny":
 		return potrf.Potrf[T](q.gpu.stream, uplo, a.rows, a.devPtr(), a.ld, int64(a.stride), a.count, st)
+	case "native:warp":
+		return potrf.PotrfWarp[T](q.gpu.stream, uplo, a.rows, a.devPtr(), a.ld, int64(a.stride), a.count, st)
 	case "native:cta":
 		return potrf.PotrfCTA[T](q.gpu.stream, uplo, a.rows, a.devPtr(), a.ld, int64(a.stride), a.count, st)
 	case "native:blocked":

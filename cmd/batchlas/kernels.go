@@ -42,6 +42,7 @@ var kernelSources = []struct {
 	}},
 	{"posv.cu", posv.Load},
 	{"cta.cu", potrf.LoadCTAKernels},
+	{"warp.cu", potrf.LoadWarpKernels},
 	{"cta.cu (posv_cta)", func(c *cuda.Context) ([]*cuda.Kernel, error) {
 		var all []*cuda.Kernel
 		for dt := cuda.Float32; dt <= cuda.Complex128; dt++ {

@@ -45,6 +45,7 @@ func Builtin() []*Op {
 	return []*Op{
 		{Name: "potrf", Keys: []Key{uplo, n3, batch}, Candidates: append([]Candidate{
 			{Name: "native:tiny", CanRun: nativeUpTo(potrfgpu.MaxN)},
+			{Name: "native:warp", CanRun: warpCanRun},
 			{Name: "native:cta", CanRun: ctaCanRun},
 			{Name: "native:blocked", CanRun: blockedCanRun(cholblocked.Exact)},
 			{Name: "native:blocked:prec=tf32x3", CanRun: blockedCanRun(cholblocked.Split3TF32)},
@@ -106,6 +107,15 @@ func composedCanRun(c Call) error {
 		return fmt.Errorf("the substitutions: %w", err)
 	}
 	return nil
+}
+
+// warpCanRun accepts calls the warp-per-matrix Cholesky tier takes:
+// 33 ≤ n ≤ potrf.MaxWarp, not complex128.
+func warpCanRun(c Call) error {
+	if !c.Device.GPU() {
+		return errors.New("native kernels run on a GPU")
+	}
+	return potrfgpu.CanRunWarp(cudaDType(c.DType), c.N)
 }
 
 // ctaCanRun accepts calls the one-block-per-matrix Cholesky tier takes:

@@ -1,0 +1,141 @@
+package potrf
+
+// This file is the warp tier ("native:warp") for MaxN < n ≤ MaxWarp: one
+// matrix per warp, two rows per lane in registers (warp.cu says how and
+// why), float32 only: at n = 64 the rows are 96 values, and float64 and
+// complex64 (192 registers of rows) spill (NVRTC 11.8, sm_90: 60 to 850
+// bytes at NC ≥ 52); the CTA tier takes the other types.
+
+import (
+	_ "embed"
+	"fmt"
+
+	"github.com/batchlas/batchlas/internal/core"
+	"github.com/batchlas/batchlas/internal/cuda"
+	"github.com/batchlas/batchlas/internal/gpu/batcharg"
+)
+
+//go:embed warp.cu
+var warpCode string
+
+// WarpSource is Source (the scalar prelude and potrf.cu, whose helpers and
+// Upper tile the warp kernel shares) followed by warp.cu.
+var WarpSource = cuda.Source{Name: "warp.cu", Code: Source.Code + "\n#line 1 \"warp.cu\"\n" + warpCode}
+
+// MaxWarp is the largest order of the warp tier: two rows of 32 lanes.
+const MaxWarp = 64
+
+// warpPerBlock is kWarpTier of warp.cu: matrices (warps) per block.
+const warpPerBlock = 2
+
+// warpCols is the kernel's NC for order n: n rounded up to a multiple of 4.
+func warpCols(n int) int { return (n + 3) / 4 * 4 }
+
+// warpTileBytes is the Upper kernel's dynamic shared memory: NC rows of
+// NC + 1 elements per warp.
+func warpTileBytes(dt cuda.DType, n int) int {
+	nc := warpCols(n)
+	return warpPerBlock * nc * (nc + 1) * dt.Size()
+}
+
+// warpKernelNames are the name expressions of bucket nc: Lower, then Upper.
+func warpKernelNames(dt cuda.DType, nc int) []string {
+	name := func(upper bool) string {
+		return fmt.Sprintf("potrf_warp<%s, %d, %v>", typeName[dt], nc, upper)
+	}
+	return []string{name(false), name(true)}
+}
+
+// warpTypes are the types with a warp kernel.
+var warpTypes = []cuda.DType{cuda.Float32}
+
+// WarpKernelNames lists every name expression of warp.cu, for a registry or
+// a compile check: 2 triangles × 8 buckets.
+func WarpKernelNames() []string {
+	var names []string
+	for _, dt := range warpTypes {
+		for nc := warpCols(MaxN + 1); nc <= MaxWarp; nc += 4 {
+			names = append(names, warpKernelNames(dt, nc)...)
+		}
+	}
+	return names
+}
+
+// LoadWarpKernels compiles (or finds in the cache) and loads every warp
+// kernel into c, as one module, for `batchlas kernels`.
+func LoadWarpKernels(c *cuda.Context) ([]*cuda.Kernel, error) {
+	return cuda.DefaultJIT().Load(c, WarpSource, WarpKernelNames()...)
+}
+
+type warpKey struct {
+	dt cuda.DType
+	nc int
+}
+
+var warpLoaded cuda.KernelSets[warpKey]
+
+func warpKernels(c *cuda.Context, dt cuda.DType, nc int) ([]*cuda.Kernel, error) {
+	return warpLoaded.Get(c, warpKey{dt, nc}, func(c *cuda.Context, k warpKey) ([]*cuda.Kernel, error) {
+		ks, err := cuda.DefaultJIT().Load(c, WarpSource, warpKernelNames(k.dt, k.nc)...)
+		if err != nil {
+			return nil, fmt.Errorf("potrf: warp: %w", err)
+		}
+		return ks, nil
+	})
+}
+
+// CanRunWarp reports whether the warp kernel factors matrices of order n
+// and type dtype: nil for float32 with MaxN < n ≤ MaxWarp and for n = 0,
+// or an error wrapping core.ErrUnsupported (another order or type),
+// core.ErrShape or core.ErrArgument.
+func CanRunWarp(dtype cuda.DType, n int) error {
+	switch {
+	case dtype < cuda.Float32 || dtype > cuda.Complex128:
+		return fmt.Errorf("%w: potrf: warp: element type %v", core.ErrArgument, dtype)
+	case n < 0:
+		return fmt.Errorf("%w: potrf: warp: n = %d must not be negative", core.ErrShape, n)
+	case n == 0:
+		return nil
+	case dtype != cuda.Float32:
+		return fmt.Errorf("%w: potrf: the warp kernel is for float32, not %v (its rows would spill)", core.ErrUnsupported, dtype)
+	case n <= MaxN || n > MaxWarp:
+		return fmt.Errorf("%w: potrf: the warp kernel factors %d < n ≤ %d, not %d", core.ErrUnsupported, MaxN, MaxWarp, n)
+	}
+	return nil
+}
+
+// PotrfWarp queues on s the Cholesky factorization of count Hermitian
+// positive definite n×n matrices with the warp kernel; arguments, results,
+// info and failures as PotrfCTA's. n outside (MaxN, MaxWarp] and types
+// other than float32 are errors wrapping core.ErrUnsupported.
+func PotrfWarp[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n int, a cuda.DevicePtr, lda int, stride int64, count int, info cuda.DevicePtr) error {
+	dt := cuda.DTypeOf[T]()
+	if s == nil {
+		return fmt.Errorf("%w: potrf: warp: nil stream", core.ErrArgument)
+	}
+	if err := CanRunWarp(dt, n); err != nil {
+		return err
+	}
+	if err := batcharg.Factor("potrf: warp", dt, uplo, n, a, lda, stride, count, info); err != nil {
+		return err
+	}
+	if count == 0 {
+		return nil
+	}
+	if n == 0 {
+		return cuda.MemsetD32(s, info, 0, int64(count))
+	}
+	nc := warpCols(n)
+	ks, err := warpKernels(s.Context(), dt, nc)
+	if err != nil {
+		return err
+	}
+	k, shared := ks[0], 0
+	if uplo == core.Upper {
+		k, shared = ks[1], warpTileBytes(dt, n)
+	}
+	blocks := (count + warpPerBlock - 1) / warpPerBlock
+	var args cuda.Args
+	args.Ptr(a).Int64(int64(lda)).Int64(stride).Int32(int32(n)).Int32(int32(count)).Ptr(info)
+	return cuda.LaunchArgs(s, k, [3]uint32{uint32(blocks), 1, 1}, [3]uint32{32 * warpPerBlock, 1, 1}, uint32(shared), &args)
+}

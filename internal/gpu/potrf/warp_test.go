@@ -1,0 +1,294 @@
+package potrf
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"sync"
+	"testing"
+	"unsafe"
+
+	"github.com/batchlas/batchlas/internal/conformance"
+	"github.com/batchlas/batchlas/internal/core"
+	"github.com/batchlas/batchlas/internal/cuda"
+	"github.com/batchlas/batchlas/internal/gpu/gputest"
+	"github.com/batchlas/batchlas/internal/oracle"
+)
+
+// TestWarpArguments holds CanRunWarp and PotrfWarp's refusals to their
+// contract: the tier's orders and types, and argument errors before any
+// device work (a nil stream is refused first, so no GPU is needed).
+func TestWarpArguments(t *testing.T) {
+	for _, tc := range []struct {
+		dt   cuda.DType
+		n    int
+		want error
+	}{
+		{cuda.Float32, 0, nil},
+		{cuda.Float32, 33, nil},
+		{cuda.Float32, 64, nil},
+		{cuda.Float64, 48, core.ErrUnsupported},
+		{cuda.Complex64, 47, core.ErrUnsupported},
+		{cuda.Float32, 32, core.ErrUnsupported},
+		{cuda.Float32, 65, core.ErrUnsupported},
+		{cuda.Complex128, 48, core.ErrUnsupported},
+		{cuda.Float32, -1, core.ErrShape},
+		{cuda.DType(9), 40, core.ErrArgument},
+	} {
+		if err := CanRunWarp(tc.dt, tc.n); !errors.Is(err, tc.want) || (tc.want == nil) != (err == nil) {
+			t.Errorf("CanRunWarp(%v, %d) = %v, want %v", tc.dt, tc.n, err, tc.want)
+		}
+	}
+	if err := PotrfWarp[float32](nil, core.Lower, 40, 1<<20, 40, 1600, 1, 1<<24); !errors.Is(err, core.ErrArgument) {
+		t.Errorf("nil stream: %v", err)
+	}
+	// The Upper tile of the largest bucket must fit the sm_90 opt-in limit.
+	if b := warpTileBytes(cuda.Float32, MaxWarp); b > ctaSharedLimit {
+		t.Errorf("Upper tile at n = %d: %d B, over %d", MaxWarp, b, ctaSharedLimit)
+	}
+	if got := len(WarpKernelNames()); got != 2*8*len(warpTypes) {
+		t.Errorf("%d warp kernels, want %d", got, 2*8*len(warpTypes))
+	}
+}
+
+// warpSizes are the orders of the warp sweep: all of them, or under -short
+// the edges of the rows and buckets.
+func warpSizes() []int {
+	var sizes []int
+	for n := MaxN + 1; n <= MaxWarp; n++ {
+		if !testing.Short() || slices.Contains([]int{33, 35, 36, 37, 47, 48, 49, 63, 64}, n) {
+			sizes = append(sizes, n)
+		}
+	}
+	return sizes
+}
+
+// TestPotrfWarp is TestPotrfCTA for the warp tier: every order of it, both
+// triangles, a mixed batch of 20 (random, ill-conditioned, not positive
+// definite, NaN on and off the diagonal; lda > n, gaps, the other triangle
+// poisoned), checked as TestPotrf checks and bit-identical batched and alone.
+func TestPotrfWarp(t *testing.T) {
+	gputest.Stream(t)
+	testPotrfWarp[float32](t)
+}
+
+func testPotrfWarp[T core.Scalar](t *testing.T) {
+	const count = 21 // odd: the last block holds one matrix
+	for _, uplo := range []core.Uplo{core.Lower, core.Upper} {
+		var (
+			mu            sync.Mutex
+			worst         float64
+			worstN, cases int
+		)
+		t.Run(uplo.String(), func(t *testing.T) {
+			for _, n := range warpSizes() {
+				t.Run(fmt.Sprintf("n=%d", n), func(t *testing.T) {
+					t.Parallel()
+					in, items := gputest.MixedBatch[T](n, count, uplo, uint64(9000*n)+uint64(uplo))
+					r := factorRun(t, gputest.Stream(t), uplo, in, items, PotrfWarp[T])
+					mu.Lock()
+					if cases++; r > worst {
+						worst, worstN = r, n
+					}
+					mu.Unlock()
+				})
+			}
+		})
+		t.Logf("%s %v: %d orders, worst ‖A − L·Lᴴ‖₁/(n·eps·‖A‖₁) = %.3f (n = %d; bound 20)", core.TypeName[T](), uplo, cases, worst, worstN)
+	}
+}
+
+// TestPotrfWarpFailures puts failures on both rows of a lane (columns 1, 2,
+// 31, 32, 33, the middle, the last two), NaN on and off the diagonal, each
+// between good matrices.
+func TestPotrfWarpFailures(t *testing.T) {
+	s := gputest.Stream(t)
+	testPotrfWarpFailures[float32](t, s)
+}
+
+func testPotrfWarpFailures[T core.Scalar](t *testing.T, s *cuda.Stream) {
+	for _, n := range []int{33, 40, 64} {
+		gen := oracle.GenFor[T](uint64(n))
+		rng := rand.New(rand.NewPCG(uint64(n), 5))
+		base := gen.SPD(n, 100)
+		var mats []*oracle.Mat
+		var items []gputest.Item
+		good := func() {
+			mats = append(mats, oracle.Congruent(base, rng, core.IsComplex[T]()))
+			items = append(items, gputest.Item{Kind: "spd"})
+		}
+		good()
+		for _, k := range []int{1, 2, 31, 32, 33, n/2 + 1, n - 1, n} {
+			mats = append(mats, oracle.NotSPDFrom(oracle.Congruent(base, rng, core.IsComplex[T]()), k))
+			items = append(items, gputest.Item{Kind: "notspd", Info: k})
+			good()
+		}
+		for _, j := range []int{31, 32, n - 1} {
+			m := oracle.Congruent(base, rng, core.IsComplex[T]())
+			oracle.PlantNaN(m, j, j)
+			mats = append(mats, m)
+			items = append(items, gputest.Item{Kind: "nan", Info: j + 1})
+			good()
+		}
+		for _, ij := range [][2]int{{32, 31}, {n - 1, 0}, {n - 1, n - 2}} {
+			m := oracle.Congruent(base, rng, core.IsComplex[T]())
+			oracle.PlantNaN(m, ij[0], ij[1])
+			oracle.PlantNaN(m, ij[1], ij[0])
+			mats = append(mats, m)
+			items = append(items, gputest.Item{Kind: "nan:offdiag", Info: ij[0] + 1})
+			good()
+		}
+		for _, uplo := range []core.Uplo{core.Lower, core.Upper} {
+			t.Run(fmt.Sprintf("%v/n=%d", uplo, n), func(t *testing.T) {
+				in := oracle.NewStridedLayout[T](n, n, len(mats), n+3, (n+3)*n+5)
+				for b, m := range mats {
+					oracle.Store(in, b, m)
+					oracle.PoisonTriangle(in, b, uplo, false)
+				}
+				factorRun(t, s, uplo, in, items, PotrfWarp[T])
+			})
+		}
+	}
+}
+
+// warpEngine runs the shared Cholesky suite's Potrf on the warp kernel.
+type warpEngine[T core.Scalar] struct{ s *cuda.Stream }
+
+func (e warpEngine[T]) Potrf(uplo core.Uplo, a core.Strided[T], info []int32) error {
+	return gputest.OnDevice[T](e.s, func(p []cuda.DevicePtr) error {
+		return PotrfWarp[T](e.s, uplo, a.Rows, p[0], a.LD, int64(a.Stride), a.Count, p[1])
+	}, a.Data, info)
+}
+
+// TestWarpConformance runs the shared Potrf suite on the warp kernel at
+// the edges of its rows and buckets; the suite's empty batch of order 4 is
+// below the tier.
+func TestWarpConformance(t *testing.T) {
+	s := gputest.Stream(t)
+	cfg := conformance.Config{Sizes: []int{33, 36, 37, 48, 63, 64}, Unsupported: []string{`^Potrf/[^/]+/Empty/(Lower|Upper)/n=4/count=0$`}}
+	conformance.PotrfTest[float32](t, warpEngine[float32]{s}, cfg)
+}
+
+// TestWarpKernelResources loads every warp kernel and fails on any local
+// memory (at n = 64 the rows alone are 96 registers), printing registers
+// and blocks per SM.
+func TestWarpKernelResources(t *testing.T) {
+	s := gputest.Stream(t)
+	c := s.Context()
+	for _, dt := range warpTypes {
+		for nc := warpCols(MaxN + 1); nc <= MaxWarp; nc += 4 {
+			ks, err := warpKernels(c, dt, nc)
+			if err != nil {
+				t.Errorf("%v, bucket %d: %v", dt, nc, err)
+				continue
+			}
+			for i, k := range ks {
+				shared := 0
+				if i == 1 {
+					shared = warpTileBytes(dt, nc)
+					if err := k.AllowDynamicShared(shared); err != nil {
+						t.Errorf("%s: %v", k.Name, err)
+						continue
+					}
+				}
+				gputest.CheckResources(t, k, 32*warpPerBlock, shared)
+			}
+		}
+	}
+}
+
+// TestPotrfWarpTiming times the warp kernel against the CTA tier and
+// cuSOLVER's potrfBatched on the same data in one process (events around
+// one call after an L2 flush, arms interleaved, median of 9), with every
+// arm's result checked; run with -v, skipped under -short.
+func TestPotrfWarpTiming(t *testing.T) {
+	if testing.Short() || !testing.Verbose() {
+		t.Skip("timing: runs only with -test.v and without -test.short")
+	}
+	s := gputest.Stream(t)
+	sv, err := cuda.NewSolver(s.Context(), s)
+	if err != nil {
+		t.Skipf("no cuSOLVER: %v", err)
+	}
+	defer sv.Close()
+	tm := gputest.NewTimer(t, s)
+	for _, tc := range []struct{ n, count int }{{33, 65536}, {48, 65536}, {64, 1024}, {64, 65536}} {
+		for _, uplo := range []core.Uplo{core.Lower, core.Upper} {
+			timeWarp[float32](t, s, sv, tm, uplo, tc.n, tc.count)
+		}
+	}
+}
+
+func timeWarp[T core.Scalar](t *testing.T, s *cuda.Stream, sv *cuda.Solver, tm *gputest.Timer, uplo core.Uplo, n, count int) {
+	const reps = 9
+	host := gputest.SPDBatch[T](n, count, 16, false)
+	bytesPerCall := int64(len(host.Data)) * int64(unsafe.Sizeof(host.Data[0]))
+	src := gputest.Upload(t, s, host.Data)
+	stride := int64(host.Stride)
+	type arm struct {
+		name      string
+		dst, info cuda.DevicePtr
+		run       func() error
+	}
+	var arms []*arm
+	add := func(name string) *arm {
+		a := &arm{name: name, dst: gputest.Alloc(t, s, bytesPerCall), info: gputest.Alloc(t, s, 4*int64(count))}
+		arms = append(arms, a)
+		return a
+	}
+	warp, cta, vendor := add("warp"), add("cta"), add("cuSOLVER")
+	warp.run = func() error { return PotrfWarp[T](s, uplo, n, warp.dst, n, stride, count, warp.info) }
+	cta.run = func() error { return PotrfCTA[T](s, uplo, n, cta.dst, n, stride, count, cta.info) }
+	ptrs, err := cuda.PointerArrayOf[T](s, vendor.dst, count, stride)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ptrs.Free()
+	vendor.run = func() error { return cuda.PotrfBatched[T](sv, uplo, n, ptrs.Ptr, n, vendor.info, count) }
+	copyDst := gputest.Alloc(t, s, bytesPerCall) // the copy-bandwidth floor: read A, write L
+
+	times := make([][]float64, len(arms)+1)
+	for rep := -1; rep < reps; rep++ { // rep −1 warms up (compiles)
+		for o := range arms {
+			i := (o + max(rep, 0)) % len(arms)
+			a := arms[i]
+			if err := cuda.CopyDtoD(s, a.dst, src, bytesPerCall); err != nil {
+				t.Fatal(err)
+			}
+			us, err := tm.Time(t, a.run)
+			if err != nil {
+				t.Fatalf("%s: %v", a.name, err)
+			}
+			if rep >= 0 {
+				times[i] = append(times[i], us)
+			}
+		}
+		us, err := tm.Time(t, func() error { return cuda.CopyDtoD(s, copyDst, src, bytesPerCall) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep >= 0 {
+			times[len(arms)] = append(times[len(arms)], us)
+		}
+	}
+	eps := gputest.MachineEps[T]()
+	copyUs := gputest.Median(times[len(arms)])
+	line := fmt.Sprintf("%s %v n=%d count=%d: copy %.1f µs", core.TypeName[T](), uplo, n, count, copyUs)
+	for i, a := range arms {
+		info := gputest.Download[int32](t, s, a.info, count)
+		if k := slices.IndexFunc(info, func(v int32) bool { return v != 0 }); k >= 0 {
+			t.Errorf("%s: info[%d] = %d on a positive definite matrix", a.name, k, info[k])
+		}
+		out := host
+		out.Data = gputest.Download[T](t, s, a.dst, len(host.Data))
+		for _, b := range []int{0, count / 2, count - 1} {
+			if r := gputest.Residual1(host, out, b, uplo, n, eps); !(r <= 20) {
+				t.Errorf("%s: matrix %d: ‖A − L·Lᴴ‖₁ = %.3g·n·eps·‖A‖₁, bound 20", a.name, b, r)
+			}
+		}
+		med := gputest.Median(times[i])
+		line += fmt.Sprintf(", %s %.1f µs (%.0f %% of copy)", a.name, med, 100*copyUs/med)
+	}
+	t.Log(line)
+}
