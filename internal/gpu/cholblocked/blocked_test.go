@@ -27,6 +27,7 @@ var (
 	timingFlag = flag.Bool("blocked.timing", false, "run TestTiming even without -test.v")
 	casesFlag  = flag.String("blocked.cases", "", "TestTiming cases, e.g. 512x16,4096x1 (default: all)")
 	panelFlag  = flag.Int("blocked.panel", 0, "TestTiming: outer panel width (0: DefaultPanelWidth)")
+	dtypeFlag  = flag.String("blocked.dtype", "float32", "TestTiming: float32 or float64 (no 3xTF32 arms)")
 	lookFlag   = flag.Bool("blocked.lookahead", false, "TestTiming: also time Options.Side (look-ahead), exact and 3xTF32")
 	repsFlag   = flag.Int("blocked.reps", 0, "TestTiming: repetitions per arm (0: 9, 5 from n = 4096, 3 from n = 8192)")
 )
@@ -1068,6 +1069,9 @@ type timingCase struct {
 var timingCases = []timingCase{
 	{512, 16, 335}, {512, 640, 2666}, {1024, 4, 710}, {1024, 60, 1810}, {2048, 2, 758}, {2048, 8, 2925},
 	{4096, 1, 903}, {4096, 2, 1807}, {8192, 1, 4372}, {16384, 1, 21941}, {32768, 1, 143892},
+	// Single matrices at n ≤ 1024, where float64 must beat the vendor
+	// (no float32 target: 0).
+	{256, 1, 0}, {512, 1, 0}, {1024, 1, 0},
 }
 
 // genSource fills test matrices on the device, so that n = 32768 needs no
@@ -1092,9 +1096,35 @@ __global__ void add_diagonal(float* a, long long lda, long long stride, int n, i
         a[m * stride + k * (lda + 1)] += v;
     }
 }
+__global__ void fill_uniform_d(double* p, long long count, unsigned long long seed) {
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < count; i += (long long)gridDim.x * blockDim.x) {
+        const double u = (double)(mix(seed ^ (unsigned long long)i) >> 11) * (1.0 / 9007199254740992.0); // [0, 1)
+        p[i] = (2.0 * u - 1.0) * 1.7320508075688772;
+    }
+}
+__global__ void add_diagonal_d(double* a, long long lda, long long stride, int n, int count, double v) {
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < (long long)n * count; i += (long long)gridDim.x * blockDim.x) {
+        const long long m = i / n, k = i % n;
+        a[m * stride + k * (lda + 1)] += v;
+    }
+}
 `}
 
-// TestTiming times float32 Lower factorizations of the issue's cases
+// genKernels loads genSource's two kernels for T (float32 or float64).
+func genKernels[T float32 | float64](t testing.TB, c *cuda.Context) []*cuda.Kernel {
+	t.Helper()
+	names := []string{"fill_uniform", "add_diagonal"}
+	if cuda.DTypeOf[T]() == cuda.Float64 {
+		names = []string{"fill_uniform_d", "add_diagonal_d"}
+	}
+	gen, err := cuda.DefaultJIT().Load(c, genSource, names...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return gen
+}
+
+// TestTiming times float32 (or, with -blocked.dtype float64, float64) Lower factorizations of the issue's cases
 // (GPU MODE dense inputs a·aᵀ/n + 10⁻²·I, made on the device) for the
 // blocked driver, exact and 3xTF32, against cuSOLVER (potrfBatched at
 // batch > 1, Xpotrf at batch 1) in one process: CUDA events around one call,
@@ -1117,9 +1147,9 @@ func TestTiming(t *testing.T) {
 		t.Skipf("no cuSOLVER: %v", err)
 	}
 	defer sv.Close()
-	gen, err := cuda.DefaultJIT().Load(c, genSource, "fill_uniform", "add_diagonal")
-	if err != nil {
-		t.Fatal(err)
+	double := *dtypeFlag == "float64"
+	if !double && *dtypeFlag != "float32" {
+		t.Fatalf("-blocked.dtype %q: float32 or float64", *dtypeFlag)
 	}
 	tm := gputest.NewTimer(t, e.s)
 	selected := map[string]bool{}
@@ -1135,14 +1165,17 @@ func TestTiming(t *testing.T) {
 			continue
 		}
 		t.Run(key, func(t *testing.T) {
-			lines = append(lines, timeCase(t, e, sv, gen, tm, tc))
+			if double {
+				lines = append(lines, timeCase[float64](t, e, sv, genKernels[float64](t, c), tm, tc))
+			} else {
+				lines = append(lines, timeCase[float32](t, e, sv, genKernels[float32](t, c), tm, tc))
+			}
 		})
 	}
-	t.Logf("float32 Lower, dense inputs, µs (median), L2 flushed:\n%-12s %10s %10s %10s %8s %8s %8s\n%s",
-		"case", "exact", "3xTF32", "cuSOLVER", "target", "exact×", "3x×", strings.Join(lines, "\n"))
+	t.Logf("%s Lower, dense inputs, µs (median), L2 flushed; cuSOLVER / arm in brackets (target ≥ 2):\n%s", *dtypeFlag, strings.Join(lines, "\n"))
 }
 
-func timeCase(t *testing.T, e *env, sv *cuda.Solver, gen []*cuda.Kernel, tm *gputest.Timer, tc timingCase) string {
+func timeCase[T float32 | float64](t *testing.T, e *env, sv *cuda.Solver, gen []*cuda.Kernel, tm *gputest.Timer, tc timingCase) string {
 	const uplo = core.Lower
 	n, count := tc.n, tc.count
 	reps := 9
@@ -1154,10 +1187,11 @@ func timeCase(t *testing.T, e *env, sv *cuda.Solver, gen []*cuda.Kernel, tm *gpu
 	case n >= 4096:
 		reps = 5
 	}
+	dt := cuda.DTypeOf[T]()
 	elems := int64(n) * int64(n) * int64(count)
-	bytesPerCall := 4 * elems
+	bytesPerCall := int64(dt.Size()) * elems
 
-	src := denseInputs(t, e, gen, n, count)
+	src := denseInputs[T](t, e, gen, n, count)
 
 	type arm struct {
 		name string
@@ -1166,45 +1200,48 @@ func timeCase(t *testing.T, e *env, sv *cuda.Solver, gen []*cuda.Kernel, tm *gpu
 		run  func() error
 	}
 	var arms []*arm
-	for _, opt := range []Options{{PanelWidth: *panelFlag}, {Precision: Split3TF32, PanelWidth: *panelFlag}} {
-		dst, info := gputest.Alloc(t, e.s, bytesPerCall), gputest.Alloc(t, e.s, 4*int64(count))
-		ws := workspace(t, e, cuda.Float32, uplo, n, count, opt)
-		arms = append(arms, &arm{opt.Precision.String(), dst, info, func() error {
-			return Potrf[float32](e.s, e.blas, uplo, n, dst, n, int64(n)*int64(n), count, info, ws, opt)
-		}})
+	opts := []Options{{PanelWidth: *panelFlag}}
+	if dt == cuda.Float32 {
+		opts = append(opts, Options{Precision: Split3TF32, PanelWidth: *panelFlag})
 	}
-	var extra []*arm // after the vendor's, which the line's ratios need third
 	if *lookFlag {
-		for _, opt := range []Options{{PanelWidth: *panelFlag, Side: e.side}, {Precision: Split3TF32, PanelWidth: *panelFlag, Side: e.side}} {
-			dst, info := gputest.Alloc(t, e.s, bytesPerCall), gputest.Alloc(t, e.s, 4*int64(count))
-			ws := workspace(t, e, cuda.Float32, uplo, n, count, opt)
-			extra = append(extra, &arm{opt.Precision.String() + "+lookahead", dst, info, func() error {
-				return Potrf[float32](e.s, e.blas, uplo, n, dst, n, int64(n)*int64(n), count, info, ws, opt)
-			}})
+		for _, o := range slices.Clone(opts) {
+			o.Side = e.side
+			opts = append(opts, o)
 		}
+	}
+	for _, opt := range opts {
+		dst, info := gputest.Alloc(t, e.s, bytesPerCall), gputest.Alloc(t, e.s, 4*int64(count))
+		ws := workspace(t, e, dt, uplo, n, count, opt)
+		name := opt.Precision.String()
+		if opt.Side != nil {
+			name += "+lookahead"
+		}
+		arms = append(arms, &arm{name, dst, info, func() error {
+			return Potrf[T](e.s, e.blas, uplo, n, dst, n, int64(n)*int64(n), count, info, ws, opt)
+		}})
 	}
 	{
 		dst, info := gputest.Alloc(t, e.s, bytesPerCall), gputest.Alloc(t, e.s, 4*int64(count))
 		vendor := &arm{name: "cuSOLVER", dst: dst, info: info}
 		if count == 1 {
-			devBytes, hostBytes, err := cuda.XpotrfBufferSize[float32](sv, uplo, n, dst, n)
+			devBytes, hostBytes, err := cuda.XpotrfBufferSize[T](sv, uplo, n, dst, n)
 			if err != nil {
 				t.Fatal(err)
 			}
 			work := gputest.Alloc(t, e.s, devBytes)
 			host := make([]byte, hostBytes)
-			vendor.run = func() error { return cuda.Xpotrf[float32](sv, uplo, n, dst, n, work, devBytes, host, info) }
+			vendor.run = func() error { return cuda.Xpotrf[T](sv, uplo, n, dst, n, work, devBytes, host, info) }
 		} else {
-			ptrs, err := cuda.PointerArrayOf[float32](e.s, dst, count, int64(n)*int64(n))
+			ptrs, err := cuda.PointerArrayOf[T](e.s, dst, count, int64(n)*int64(n))
 			if err != nil {
 				t.Fatal(err)
 			}
 			t.Cleanup(ptrs.Free)
-			vendor.run = func() error { return cuda.PotrfBatched[float32](sv, uplo, n, ptrs.Ptr, n, info, count) }
+			vendor.run = func() error { return cuda.PotrfBatched[T](sv, uplo, n, ptrs.Ptr, n, info, count) }
 		}
 		arms = append(arms, vendor)
 	}
-	arms = append(arms, extra...)
 
 	times := make([][]float64, len(arms))
 	for rep := -1; rep < reps; rep++ { // rep −1 warms up: compiles, creates workspaces
@@ -1229,46 +1266,48 @@ func timeCase(t *testing.T, e *env, sv *cuda.Solver, gen []*cuda.Kernel, tm *gpu
 	}
 
 	// Check every arm on its first and last matrix.
-	host := gputest.Download[float32](t, e.s, src, int(elems))
+	host := gputest.Download[T](t, e.s, src, int(elems))
 	for _, a := range arms {
 		info := gputest.Download[int32](t, e.s, a.info, count)
 		if i := slices.IndexFunc(info, func(v int32) bool { return v != 0 }); i >= 0 {
 			t.Errorf("%s: info[%d] = %d on a positive definite matrix", a.name, i, info[i])
 		}
-		out := gputest.Download[float32](t, e.s, a.dst, int(elems))
+		out := gputest.Download[T](t, e.s, a.dst, int(elems))
 		for _, b := range []int{0, count - 1} {
 			nn := n * n
-			r := checkLarge(host[b*nn:(b+1)*nn], out[b*nn:(b+1)*nn], n)
+			r := checkLarge[T](host[b*nn:(b+1)*nn], out[b*nn:(b+1)*nn], n)
 			if !(r <= 20) {
 				t.Errorf("%s: matrix %d: ‖A − L·Lᵀ‖₁ ≥ %.3g·n·eps·‖A‖₁, bound 20", a.name, b, r)
 			}
 			t.Logf("%s: matrix %d: %.3f·n·eps·‖A‖₁", a.name, b, r)
 		}
 	}
-	line := fmt.Sprintf("n%-5d b%-4d %10.1f %10.1f %10.1f %8.0f %8.2f %8.2f", n, count, med[0], med[1], med[2], tc.targetUs, med[2]/med[0], med[2]/med[1])
-	for i := 3; i < len(arms); i++ {
-		line += fmt.Sprintf("   %s %.1f (%.2f×)", arms[i].name, med[i], med[2]/med[i])
+	vendor := med[len(arms)-1]
+	line := fmt.Sprintf("n%-5d b%-4d target %.0f", n, count, tc.targetUs)
+	for i, a := range arms {
+		line += fmt.Sprintf("   %s %.1f (%.2f×)", a.name, med[i], vendor/med[i])
 	}
-	t.Logf("%s  (vendor/native; target vendor/native ≥ 2)", line)
+	t.Log(line)
 	return line
 }
 
-// denseInputs returns count float32 n×n matrices A = G·Gᵀ/n + 10⁻²·I from
-// a uniform G (GPU MODE's dense family), made on the device with gen
-// (fill_uniform, add_diagonal), packed with leading dimension n.
-func denseInputs(t *testing.T, e *env, gen []*cuda.Kernel, n, count int) cuda.DevicePtr {
+// denseInputs returns count n×n matrices A = G·Gᵀ/n + 10⁻²·I from a
+// uniform G (GPU MODE's dense family), made on the device with gen (T's
+// fill_uniform, add_diagonal: genKernels), packed with leading dimension n.
+func denseInputs[T float32 | float64](t *testing.T, e *env, gen []*cuda.Kernel, n, count int) cuda.DevicePtr {
 	t.Helper()
 	nn := int64(n) * int64(n)
 	elems := nn * int64(count)
-	src, g := gputest.Alloc(t, e.s, 4*elems), gputest.Alloc(t, e.s, 4*elems)
+	size := int64(cuda.DTypeOf[T]().Size())
+	src, g := gputest.Alloc(t, e.s, size*elems), gputest.Alloc(t, e.s, size*elems)
 	blocks := [3]uint32{uint32(min(int64(132*32), (elems+255)/256)), 1, 1}
 	if err := cuda.Launch(e.s, gen[0], blocks, [3]uint32{256, 1, 1}, 0, g, elems, uint64(n*7919+count)); err != nil {
 		t.Fatal(err)
 	}
-	if err := cuda.GemmStridedBatched[float32](e.blas, core.NoTrans, core.Trans, n, n, n, 1/float32(n), g, n, nn, g, n, nn, 0, src, n, nn, count); err != nil {
+	if err := cuda.GemmStridedBatched[T](e.blas, core.NoTrans, core.Trans, n, n, n, 1/T(n), g, n, nn, g, n, nn, 0, src, n, nn, count); err != nil {
 		t.Fatal(err)
 	}
-	if err := cuda.Launch(e.s, gen[1], [3]uint32{132 * 4, 1, 1}, [3]uint32{256, 1, 1}, 0, src, int64(n), nn, int32(n), int32(count), float32(1e-2)); err != nil {
+	if err := cuda.Launch(e.s, gen[1], [3]uint32{132 * 4, 1, 1}, [3]uint32{256, 1, 1}, 0, src, int64(n), nn, int32(n), int32(count), T(1e-2)); err != nil {
 		t.Fatal(err)
 	}
 	if err := e.s.Synchronize(); err != nil {
@@ -1277,18 +1316,22 @@ func denseInputs(t *testing.T, e *env, gen []*cuda.Kernel, n, count int) cuda.De
 	return src
 }
 
-// checkLarge is ‖A − L·Lᵀ‖₁/(n·2⁻²³·‖A‖₁) for one packed n×n float32
-// matrix (A and L in its lower triangle) in full up to n = 2048; above, the
-// lower bound max over three random ±1 vectors v of
-// ‖A·v − L·(Lᵀ·v)‖_∞/(n·2⁻²³·‖A‖₁), O(n²).
-func checkLarge(a, l []float32, n int) float64 {
+// checkLarge is ‖A − L·Lᵀ‖₁/(n·eps·‖A‖₁), eps = 2⁻²³ (2⁻⁵² for float64),
+// for one packed n×n matrix (A and L in its lower triangle) in full up to
+// n = 2048; above, the lower bound max over three random ±1 vectors v of
+// ‖A·v − L·(Lᵀ·v)‖_∞/(n·eps·‖A‖₁), O(n²).
+func checkLarge[T float32 | float64](a, l []T, n int) float64 {
+	eps := 0x1p-23
+	if cuda.DTypeOf[T]() == cuda.Float64 {
+		eps = 0x1p-52
+	}
 	if n <= 2048 {
-		in := core.Strided[float32]{Data: a, Rows: n, Cols: n, LD: n, Stride: n * n, Count: 1}
+		in := core.Strided[T]{Data: a, Rows: n, Cols: n, LD: n, Stride: n * n, Count: 1}
 		out := in
 		out.Data = l
-		return gputest.Residual1(in, out, 0, core.Lower, n, 0x1p-23)
+		return gputest.Residual1(in, out, 0, core.Lower, n, eps)
 	}
-	at := func(m []float32, i, j int) float64 { return float64(m[i+j*n]) }
+	at := func(m []T, i, j int) float64 { return float64(m[i+j*n]) }
 	norm := make([]float64, n) // column sums of |A|, A symmetric from its lower triangle
 	for j := range n {
 		for i := j; i < n; i++ {
@@ -1335,7 +1378,7 @@ func checkLarge(a, l []float32, n int) float64 {
 			worst = math.Max(worst, math.Abs(av[i]-z[i]))
 		}
 	}
-	return worst / (float64(n) * 0x1p-23 * anorm)
+	return worst / (float64(n) * eps * anorm)
 }
 
 var phasesFlag = flag.String("blocked.phases", "", "TestPhases cases, e.g. 1024x4,4096x1 (empty: skip)")
@@ -1372,7 +1415,7 @@ func phasesCase(t *testing.T, e *env, gen []*cuda.Kernel, n, count int, opt Opti
 	c := e.s.Context()
 	elems := int64(n) * int64(n) * int64(count)
 	nn := int64(n) * int64(n)
-	src, a := denseInputs(t, e, gen, n, count), gputest.Alloc(t, e.s, 4*elems)
+	src, a := denseInputs[float32](t, e, gen, n, count), gputest.Alloc(t, e.s, 4*elems)
 	info := gputest.Alloc(t, e.s, 4*int64(count))
 	ws := workspace(t, e, cuda.Float32, uplo, n, count, opt)
 	fresh := func() {
