@@ -110,7 +110,7 @@ func composedCanRun(c Call) error {
 }
 
 // warpCanRun accepts calls the warp-per-matrix Cholesky tier takes:
-// 33 ≤ n ≤ potrf.MaxWarp, not complex128.
+// float32, 33 ≤ n ≤ potrf.MaxWarp.
 func warpCanRun(c Call) error {
 	if !c.Device.GPU() {
 		return errors.New("native kernels run on a GPU")

@@ -19,8 +19,9 @@
 //
 // Algorithm: right-looking, column by column. Step j broadcasts the pivot
 // d = A(j,j) with one shuffle; each lane scales its own A(i,j) by s = rsqrt(d)
-// and, for Lower, stores it (column j of L is final: it goes to memory at
-// once; Upper keeps it in r[j] and stores the tile after the loop), the
+// and, for Lower with rows over 64 bytes, stores it (column j of L is
+// final: it goes to memory at once; otherwise r[j] keeps it and the row or
+// Upper's tile is stored after the loop), the
 // group publishes the scaled column in a warp-scoped shared buffer, and each
 // lane subtracts L(i,j)·conj(L(k,j)) from its A(i,k), k > j, reading the
 // column as 16-byte vectors; k = j+1 comes first, so the next pivot is ready
@@ -113,6 +114,14 @@ __global__ void potrf_reg(T* __restrict__ a, long long lda, long long stride, in
     // there.
     const long long base = m * stride + lane;
 
+    // Lower stores column j of L as soon as it is final, unless the row is
+    // at most 64 bytes: then after the loop, as Upper does. [H200] 65,536
+    // matrices, Lower: float n = 8 36.7 → 16.5 µs, n = 16 80.6 → 48.4,
+    // double n = 8 24.3 → 22.0; rows of 128 bytes lose (float n = 32
+    // 219 → 249, double n = 16 67 → 77), so they keep the early stores
+    // (bench/results/h200/session8/late-stores-*.log).
+    constexpr bool kLateLower = !UPPER && NC * sizeof(T) <= 64;
+
     T r[NC];
     if constexpr (UPPER) {
         T* const tile = upper_tile<T, NC>(group);
@@ -158,7 +167,7 @@ __global__ void potrf_reg(T* __restrict__ a, long long lda, long long stride, in
         const R diag = isinf(d) ? d : d * s;
         const T l = lane == j ? from_real<T>(diag) : scale(r[j], s);
 
-        if constexpr (UPPER) {
+        if constexpr (UPPER || kLateLower) {
             // Stored after the loop; r[j] is not read again, so it keeps
             // what goes to memory: L(lane, j), or on the failing pivot's
             // owner the pivot itself, as potf2 leaves it.
@@ -212,6 +221,13 @@ __global__ void potrf_reg(T* __restrict__ a, long long lda, long long stride, in
                 out[c * lda] = tile[c * (NC + 1) + lane];
             }
         }
+    }
+
+    if constexpr (kLateLower) {
+        const int last = fail ? fail - 1 : NC; // columns of L before last are final
+#pragma unroll
+        for (int c = 0; c < NC; ++c) // column c of L: rows c..n-1, one per lane
+            if (mine && lane >= c && (c < last || (lane == c && c == fail - 1))) out[c * lda] = r[c];
     }
 
     if (active && lane == 0) info[m] = fail;
