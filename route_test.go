@@ -211,7 +211,7 @@ func routeGPU[T batchlas.Scalar](t *testing.T, q, cq *batchlas.Queue) {
 	if isDouble[T]() {
 		tol = 1e-12
 	}
-	for _, n := range []int{1, 8, 20, 32, 65, 200} {
+	for _, n := range []int{1, 8, 20, 32, 48, 65, 200} {
 		for _, uplo := range []batchlas.Uplo{batchlas.Lower, batchlas.Upper} {
 			host := spdBatch[T](n, 33, uint64(n))
 			want, err := potrfWith(t, cq, uplo, n, 33, host)
@@ -219,6 +219,9 @@ func routeGPU[T batchlas.Scalar](t *testing.T, q, cq *batchlas.Queue) {
 				t.Fatal(err)
 			}
 			pins := []string{"native:tiny", "native:cta", "native:blocked", "vendor", "vendor:loop", "native", "auto"}
+			if isFloat32[T]() && n > 32 && n <= 64 {
+				pins = append(pins, "native:warp")
+			}
 			if uplo == batchlas.Upper {
 				pins = append(pins, "vendor:transposed")
 			}
@@ -251,6 +254,18 @@ func routeGPU[T batchlas.Scalar](t *testing.T, q, cq *batchlas.Queue) {
 			t.Errorf("tf32x3 for %T: %v", T(0), err)
 		}
 	}
+	// The warp tier is float32 only (its rows would spill), 33 ≤ n ≤ 64.
+	if !isFloat32[T]() {
+		if _, err := potrfWith(t, q, batchlas.Lower, 33, 2, host, batchlas.Route("native:warp")); !errors.Is(err, batchlas.ErrUnsupported) {
+			t.Errorf("native:warp for %T: %v", T(0), err)
+		}
+	}
+}
+
+func isFloat32[T batchlas.Scalar]() bool {
+	var z T
+	_, ok := any(z).(float32)
+	return ok
 }
 
 func isComplex[T batchlas.Scalar]() bool {
