@@ -325,8 +325,9 @@ func posvOrders() []int {
 }
 
 // posvCase runs one order through every count of nrhsList and returns the
-// worst solve residual and where it was. Above MaxN, where Posv and Potrs
-// are posv_cta and potrs_cta, the reference factor is potrf.PotrfCTA's.
+// worst solve residual and where it was. Above MaxN, where Posv is
+// posv_warp (float32 Lower) or posv_cta and Potrs is potrs_cta, the
+// reference factor is potrf.PotrfWarp's or potrf.PotrfCTA's.
 func posvCase[T core.Scalar](t *testing.T, s *cuda.Stream, uplo core.Uplo, n, count int, seed uint64) (float64, string) {
 	t.Helper()
 	name := fmt.Sprintf("%s/%v/n=%d", core.TypeName[T](), uplo, n)
@@ -346,6 +347,9 @@ func posvCase[T core.Scalar](t *testing.T, s *cuda.Stream, uplo core.Uplo, n, co
 	factor := potrf.Potrf[T]
 	if n > MaxN {
 		factor = potrf.PotrfCTA[T]
+		if uplo == core.Lower && potrf.CanRunWarp(cuda.DTypeOf[T](), n) == nil {
+			factor = potrf.PotrfWarp[T]
+		}
 	}
 	if err := factor(s, uplo, n, refA, in.LD, int64(in.Stride), count, refInfo); err != nil {
 		t.Fatalf("%s: potrf: %v", name, err)

@@ -12,19 +12,28 @@
 // only by constants.
 //
 // Why a warp. The CTA tier at n = 48…64 runs one block of 64 threads per
-// matrix with a block-wide barrier per column: 65,536 systems of order 64
-// took 3.1 ms, 17 % of copy bandwidth (bench/results/h200/session7). Here a
-// step's only barrier is __syncwarp, as in potrf_reg (n ≤ 32: 59 % of copy
-// bandwidth for float32 at n = 32).
+// matrix with a block-wide barrier per column. Here a step's only barrier
+// is __syncwarp, as in potrf_reg. [H200] 65,536 float matrices, Lower:
+// n = 48 468 µs against the CTA tier's 711 (61 % of copy bandwidth against
+// 40 %), n = 64 899 against 1088 (56 % against 47 %). Upper, through the
+// tile, loses from n = 48 (n = 64: 1424 against 1117), so the tables give
+// it to the CTA tier (bench/results/h200/session8/warp-warp-timing.log).
+// 193 registers (NVRTC 13, n = 64): 8 warps per SM, which ncu shows as the
+// limit (issue slots 48 % busy); capping them with __launch_bounds__ spilled
+// and was no faster (session8/warp-launch-bounds-*.log).
 //
 // Step j: the pivot's owner is lane j mod 32 (ra for j < 32, rb after);
 // one shuffle broadcasts it, each lane scales its own entries of column j,
-// stores them (Lower), publishes them in the warp's shared column (64
+// keeps them, publishes them in the warp's shared column (64
 // entries, double-buffered by step parity as in potrf_reg), and after the
 // __syncwarp subtracts L(i, j)·conj(L(k, j)) from its entries k > j: ra
 // only while j < 31 (its columns stop at 31), rb always.
 //
 // Failure, padding, the other triangle: exactly as potrf_reg (potrf.cu).
+//
+// posv_warp is the same factorization followed by the two triangular
+// solves in the same warp (warp_solve), so a float system of order 33…64
+// is read and written once, as posv.cu's kernels do up to 32.
 
 // Warps per block; warp.go's launcher uses the same value. Two warps keep
 // the Upper tile at 33.3 KB (two float matrices of 64 rows of 65).
@@ -34,10 +43,29 @@ template <typename T, int NC> __device__ __forceinline__ T* warp_tile(int warp) 
     return reinterpret_cast<T*>(potrf_tile) + warp * (NC * (NC + 1));
 }
 
-// NC: columns held by the second row, a multiple of 4 in (32, 64]; UPPER:
-// the triangle that holds A.
-template <typename T, int NC, bool UPPER>
-__global__ void potrf_warp(T* __restrict__ a, long long lda, long long stride, int n, int count, int* __restrict__ info) {
+// warp_publish scales the owner's NR values of row k by 1/L(k, k) and puts
+// them where the warp reads them (cta.cu's publish).
+template <typename T, int NR>
+__device__ __forceinline__ void warp_publish(T (&x)[NR], typename real_of<T>::type s, T* pub) {
+#pragma unroll
+    for (int j = 0; j < NR; ++j) {
+        x[j] = scale(x[j], s);
+        pub[j] = x[j];
+    }
+}
+
+template <typename T, int NC, int NR>
+__device__ __forceinline__ void warp_solve(const T* tile, T (*pub)[NR], int n, int lane, T* bm, long long ldb, int nrhs);
+
+// warp_body is potrf_warp's whole work and posv_warp's factorization: NC,
+// columns held by the second row, a multiple of 4 in (32, 64]; UPPER, the
+// triangle that holds A. With NR > 0 (posv_warp, Lower only) it goes on to
+// solve A·X = B with warp_solve, NR right-hand sides at a time, unless the
+// matrix failed; with NR = 0 the solve is not compiled and b is not used.
+template <typename T, int NC, int NR, bool UPPER>
+__device__ __forceinline__ void warp_body(T* __restrict__ a, long long lda, long long stride, int n, int count,
+                                          int* __restrict__ info, T* __restrict__ b, long long ldb, long long bstride,
+                                          int nrhs) {
     static_assert(NC > 32 && NC <= 64 && NC % 4 == 0, "NC is a multiple of 4 in (32, 64]");
     using R = typename real_of<T>::type;
     constexpr int V = 16 / (int)sizeof(T); // elements per 16-byte vector: 4 or 2
@@ -196,4 +224,118 @@ __global__ void potrf_warp(T* __restrict__ a, long long lda, long long stride, i
     }
 
     if (lane == 0) info[m] = fail;
+
+    if constexpr (NR > 0) {
+        static_assert(!UPPER, "posv_warp is Lower only");
+        __shared__ T pub[kWarpTier][2][NR > 0 ? NR : 1];
+        if (fail != 0) return; // uniform over the warp: B is neither read nor written
+        T* const tile = warp_tile<T, NC>(warp);
+#pragma unroll
+        for (int c = 0; c < 32; ++c)
+            if (c <= lane) tile[lane * (NC + 1) + c] = ra[c];
+#pragma unroll
+        for (int c = 0; c < NC; ++c)
+            if (ib < NC && c <= ib) tile[ib * (NC + 1) + c] = rb[c];
+        __syncwarp();
+        warp_solve<T, NC, NR>(tile, pub[warp], n, lane, b + m * bstride, ldb, nrhs);
+    }
+}
+
+// potrf_warp factors one matrix per warp (warp_body).
+template <typename T, int NC, bool UPPER>
+__global__ void potrf_warp(T* __restrict__ a, long long lda, long long stride, int n, int count, int* __restrict__ info) {
+    warp_body<T, NC, 0, UPPER>(a, lda, stride, n, count, info, nullptr, 0, 0, 0);
+}
+
+// posv_warp solves A·X = B, A in its lower triangle, for one matrix per
+// warp: the factorization exactly as potrf_warp's (A gets the same bits,
+// info the same value), then, unless it failed, the rows of L into the
+// warp's tile (dynamic shared memory, warpTileBytes) and warp_solve, NR
+// right-hand sides at a time. B is n×nrhs column-major with leading
+// dimension ldb, matrix m at m·bstride. Lower only: with Upper's tile
+// staging, n = 64 spilled about 300 bytes at NR = 8 and 16 (NVRTC 11.8,
+// sm_90), and Lower spilled 168 bytes at NR = 16, none at 8.
+template <typename T, int NC, int NR>
+__global__ void posv_warp(T* __restrict__ a, long long lda, long long stride, int n, T* __restrict__ b, long long ldb,
+                          long long bstride, int nrhs, int count, int* __restrict__ info) {
+    warp_body<T, NC, NR, false>(a, lda, stride, n, count, info, b, ldb, bstride, nrhs);
+}
+
+// warp_solve overwrites B with the solution of L·Lᴴ·X = B for the warp's
+// matrix, row i of L in row i of the warp's tile, B n×nrhs column-major at
+// bm.
+//
+// Lane i holds rows i and i + 32 of NR right-hand sides at a time, as it
+// held those rows of L. Step k of L·Y = B: the owner of row k scales it by
+// 1/L(k, k) and publishes it in pub[k & 1]; after a __syncwarp every later
+// row takes L(row, k) times it off its own. Lᴴ·X = Y runs the same steps
+// backwards with conj(L(k, row)). These are cta_solve's operations in its
+// order, with 1/L(k, k) formed as it forms it, so X has the bits potrs_cta
+// gives for the same factor (Potrs above n = 32 is potrs_cta). A buffer is
+// rewritten two steps after it was read, past the reader's __syncwarp of the
+// step between; where the backward sweep starts on the forward sweep's last
+// buffer, that last forward step has no readers (no row is after n − 1).
+// Reads of the tile are conflict-free: L(row, k) strides by NC + 1 (odd)
+// across lanes, L(k, row) by 1.
+template <typename T, int NC, int NR>
+__device__ __forceinline__ void warp_solve(const T* tile, T (*pub)[NR], int n, int lane, T* bm, long long ldb, int nrhs) {
+    using R = typename real_of<T>::type;
+    const auto at = [&](int i, int k) { return tile[i * (NC + 1) + k]; }; // L(i, k)
+    const int ib = lane + 32;
+    const bool realb = ib < n;
+    const R inva = R(1) / re(at(lane, lane));
+    const R invb = realb ? R(1) / re(at(ib, ib)) : R(0);
+#pragma unroll 1
+    for (int c0 = 0; c0 < nrhs; c0 += NR) {
+        const int cols = min(NR, nrhs - c0);
+        T xa[NR], xb[NR];
+#pragma unroll
+        for (int j = 0; j < NR; ++j) {
+            const long long off = (long long)(c0 + j) * ldb;
+            xa[j] = j < cols ? bm[lane + off] : from_real<T>(R(0));
+            xb[j] = j < cols && realb ? bm[ib + off] : from_real<T>(R(0));
+        }
+        // L·Y = B.
+#pragma unroll 1
+        for (int k = 0; k < n; ++k) {
+            T* const p = pub[k & 1];
+            if (lane == k) warp_publish<T, NR>(xa, inva, p);
+            if (ib == k) warp_publish<T, NR>(xb, invb, p);
+            __syncwarp();
+            if (lane > k) {
+                const T l = at(lane, k);
+#pragma unroll
+                for (int j = 0; j < NR; ++j) xa[j] = sub_mul(xa[j], l, p[j]);
+            }
+            if (realb && ib > k) {
+                const T l = at(ib, k);
+#pragma unroll
+                for (int j = 0; j < NR; ++j) xb[j] = sub_mul(xb[j], l, p[j]);
+            }
+        }
+        // Lᴴ·X = Y: X(row) −= conj(L(k, row))·X(k) for row < k.
+#pragma unroll 1
+        for (int k = n - 1; k >= 0; --k) {
+            T* const p = pub[k & 1];
+            if (lane == k) warp_publish<T, NR>(xa, inva, p);
+            if (ib == k) warp_publish<T, NR>(xb, invb, p);
+            __syncwarp();
+            if (lane < k) {
+                const T l = at(k, lane);
+#pragma unroll
+                for (int j = 0; j < NR; ++j) xa[j] = sub_mul_conj(xa[j], p[j], l);
+            }
+            if (realb && ib < k) {
+                const T l = at(k, ib);
+#pragma unroll
+                for (int j = 0; j < NR; ++j) xb[j] = sub_mul_conj(xb[j], p[j], l);
+            }
+        }
+#pragma unroll
+        for (int j = 0; j < NR; ++j) {
+            const long long off = (long long)(c0 + j) * ldb;
+            if (j < cols) bm[lane + off] = xa[j];
+            if (j < cols && realb) bm[ib + off] = xb[j];
+        }
+    }
 }

@@ -31,7 +31,8 @@ const warpPerBlock = 2
 // warpCols is the kernel's NC for order n: n rounded up to a multiple of 4.
 func warpCols(n int) int { return (n + 3) / 4 * 4 }
 
-// warpTileBytes is the Upper kernel's dynamic shared memory: NC rows of
+// warpTileBytes is the dynamic shared memory of the Upper potrf_warp and of
+// posv_warp (for its solves): NC rows of
 // NC + 1 elements per warp.
 func warpTileBytes(dt cuda.DType, n int) int {
 	nc := warpCols(n)
@@ -46,16 +47,29 @@ func warpKernelNames(dt cuda.DType, nc int) []string {
 	return []string{name(false), name(true)}
 }
 
+// posvWarpChunk is posv_warp's NR, the right-hand sides a lane holds at
+// once for each of its two rows: at 16 (posv_cta's chunk) n = 64 spilled
+// 168 bytes (NVRTC 11.8, sm_90), at 8 none.
+const posvWarpChunk = 8
+
+// posvWarpNames are the name expressions of posv_warp (Lower only) for
+// bucket nc.
+func posvWarpNames(dt cuda.DType, nc int) []string {
+	return []string{fmt.Sprintf("posv_warp<%s, %d, %d>", typeName[dt], nc, posvWarpChunk)}
+}
+
 // warpTypes are the types with a warp kernel.
 var warpTypes = []cuda.DType{cuda.Float32}
 
 // WarpKernelNames lists every name expression of warp.cu, for a registry or
-// a compile check: 2 triangles × 8 buckets.
+// a compile check: potrf_warp (2 triangles) and posv_warp (Lower) for each
+// of the 8 buckets.
 func WarpKernelNames() []string {
 	var names []string
 	for _, dt := range warpTypes {
 		for nc := warpCols(MaxN + 1); nc <= MaxWarp; nc += 4 {
 			names = append(names, warpKernelNames(dt, nc)...)
+			names = append(names, posvWarpNames(dt, nc)...)
 		}
 	}
 	return names
@@ -73,6 +87,20 @@ type warpKey struct {
 }
 
 var warpLoaded cuda.KernelSets[warpKey]
+
+// posvWarpLoaded holds posv_warp's kernels per context, type and bucket,
+// a module of their own (calls that never solve do not compile them).
+var posvWarpLoaded cuda.KernelSets[warpKey]
+
+func posvWarpKernels(c *cuda.Context, dt cuda.DType, nc int) ([]*cuda.Kernel, error) {
+	return posvWarpLoaded.Get(c, warpKey{dt, nc}, func(c *cuda.Context, k warpKey) ([]*cuda.Kernel, error) {
+		ks, err := cuda.DefaultJIT().Load(c, WarpSource, posvWarpNames(k.dt, k.nc)...)
+		if err != nil {
+			return nil, fmt.Errorf("potrf: posv_warp: %w", err)
+		}
+		return ks, nil
+	})
+}
 
 func warpKernels(c *cuda.Context, dt cuda.DType, nc int) ([]*cuda.Kernel, error) {
 	return warpLoaded.Get(c, warpKey{dt, nc}, func(c *cuda.Context, k warpKey) ([]*cuda.Kernel, error) {
@@ -138,4 +166,46 @@ func PotrfWarp[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n int, a cuda.Devi
 	var args cuda.Args
 	args.Ptr(a).Int64(int64(lda)).Int64(stride).Int32(int32(n)).Int32(int32(count)).Ptr(info)
 	return cuda.LaunchArgs(s, k, [3]uint32{uint32(blocks), 1, 1}, [3]uint32{32 * warpPerBlock, 1, 1}, uint32(shared), &args)
+}
+
+// PosvWarp queues on s posv_warp: for count matrices, the factorization
+// exactly as PotrfWarp's (A gets the same bits, info the same values), then
+// the solve of A·X = B, X over B, for the matrices that did not fail; a
+// failed matrix's B is neither read nor written. X has the bits PotrsCTA
+// gives for the same factor. B is n×nrhs column-major, leading dimension
+// ldb, matrix m at m·strideB. Lower only: Upper is an error wrapping
+// core.ErrUnsupported (warp.cu's posv_warp says why; PosvCTA takes it). It
+// serves posv.Posv for float32 with MaxN < n ≤ MaxWarp, which checks the
+// arguments; this checks A's as PotrfWarp does, the type and the order.
+func PosvWarp[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int, a cuda.DevicePtr, lda int, strideA int64,
+	b cuda.DevicePtr, ldb int, strideB int64, count int, info cuda.DevicePtr) error {
+	dt := cuda.DTypeOf[T]()
+	if uplo == core.Upper {
+		return fmt.Errorf("%w: potrf: posv_warp solves Lower only", core.ErrUnsupported)
+	}
+	if err := CanRunWarp(dt, n); err != nil {
+		return err
+	}
+	if s == nil {
+		return fmt.Errorf("%w: potrf: posv_warp: nil stream", core.ErrArgument)
+	}
+	if err := batcharg.Factor("potrf: posv_warp", dt, uplo, n, a, lda, strideA, count, info); err != nil {
+		return err
+	}
+	if count == 0 {
+		return nil
+	}
+	if n == 0 {
+		return cuda.MemsetD32(s, info, 0, int64(count))
+	}
+	nc := warpCols(n)
+	ks, err := posvWarpKernels(s.Context(), dt, nc)
+	if err != nil {
+		return err
+	}
+	blocks := (count + warpPerBlock - 1) / warpPerBlock
+	var args cuda.Args
+	args.Ptr(a).Int64(int64(lda)).Int64(strideA).Int32(int32(n)).Ptr(b).Int64(int64(ldb)).Int64(strideB).
+		Int32(int32(nrhs)).Int32(int32(count)).Ptr(info)
+	return cuda.LaunchArgs(s, ks[0], [3]uint32{uint32(blocks), 1, 1}, [3]uint32{32 * warpPerBlock, 1, 1}, uint32(warpTileBytes(dt, n)), &args)
 }

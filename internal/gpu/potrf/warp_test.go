@@ -3,6 +3,7 @@ package potrf
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -47,8 +48,23 @@ func TestWarpArguments(t *testing.T) {
 	if b := warpTileBytes(cuda.Float32, MaxWarp); b > ctaSharedLimit {
 		t.Errorf("Upper tile at n = %d: %d B, over %d", MaxWarp, b, ctaSharedLimit)
 	}
-	if got := len(WarpKernelNames()); got != 2*8*len(warpTypes) {
-		t.Errorf("%d warp kernels, want %d", got, 2*8*len(warpTypes))
+	if got := len(WarpKernelNames()); got != 3*8*len(warpTypes) {
+		t.Errorf("%d warp kernels, want %d", got, 3*8*len(warpTypes))
+	}
+	// posv_warp: Lower float32 only, refused before the stream is looked at.
+	for _, tc := range []struct {
+		name string
+		err  error
+		want error
+	}{
+		{"Upper", PosvWarp[float32](nil, core.Upper, 40, 1, 1<<20, 40, 1600, 1<<22, 40, 40, 1, 1<<24), core.ErrUnsupported},
+		{"float64", PosvWarp[float64](nil, core.Lower, 40, 1, 1<<20, 40, 1600, 1<<22, 40, 40, 1, 1<<24), core.ErrUnsupported},
+		{"n = 32", PosvWarp[float32](nil, core.Lower, 32, 1, 1<<20, 32, 1024, 1<<22, 32, 32, 1, 1<<24), core.ErrUnsupported},
+		{"nil stream", PosvWarp[float32](nil, core.Lower, 40, 1, 1<<20, 40, 1600, 1<<22, 40, 40, 1, 1<<24), core.ErrArgument},
+	} {
+		if !errors.Is(tc.err, tc.want) {
+			t.Errorf("PosvWarp, %s: %v, want %v", tc.name, tc.err, tc.want)
+		}
 	}
 }
 
@@ -183,9 +199,15 @@ func TestWarpKernelResources(t *testing.T) {
 				t.Errorf("%v, bucket %d: %v", dt, nc, err)
 				continue
 			}
-			for i, k := range ks {
+			posv, err := posvWarpKernels(c, dt, nc)
+			if err != nil {
+				t.Errorf("%v, bucket %d: %v", dt, nc, err)
+				continue
+			}
+			// potrf_warp Lower, Upper (the tile), posv_warp (the tile).
+			for i, k := range append(ks, posv...) {
 				shared := 0
-				if i == 1 {
+				if i > 0 {
 					shared = warpTileBytes(dt, nc)
 					if err := k.AllowDynamicShared(shared); err != nil {
 						t.Errorf("%s: %v", k.Name, err)
@@ -291,4 +313,93 @@ func timeWarp[T core.Scalar](t *testing.T, s *cuda.Stream, sv *cuda.Solver, tm *
 		line += fmt.Sprintf(", %s %.1f µs (%.0f %% of copy)", a.name, med, 100*copyUs/med)
 	}
 	t.Log(line)
+}
+
+// TestPosvWarpTiming times posv_warp against posv_cta, the kernel it
+// replaces for float32 Lower, on the same systems in one process (events
+// around one call after an L2 flush, arms interleaved, median of 9), and
+// checks that the two agree on X; run with -v, skipped under -short.
+// posv's TestPosvTiming sets Posv, which takes posv_warp, against the
+// vendor's composition.
+func TestPosvWarpTiming(t *testing.T) {
+	if testing.Short() || !testing.Verbose() {
+		t.Skip("timing: runs only with -test.v and without -test.short")
+	}
+	s := gputest.Stream(t)
+	tm := gputest.NewTimer(t, s)
+	for _, n := range []int{48, 64} {
+		for _, nrhs := range []int{1, 8, 16} {
+			timePosvWarp(t, s, tm, n, nrhs, 65536)
+		}
+	}
+}
+
+func timePosvWarp(t *testing.T, s *cuda.Stream, tm *gputest.Timer, n, nrhs, count int) {
+	const reps = 9
+	host := gputest.SPDBatch[float32](n, count, 16, false)
+	rng := rand.New(rand.NewPCG(uint64(n), uint64(nrhs)))
+	rhs := make([]float32, n*nrhs*count)
+	for i := range rhs {
+		rhs[i] = float32(rng.NormFloat64())
+	}
+	bytesA, bytesB := 4*int64(len(host.Data)), 4*int64(len(rhs))
+	srcA, srcB := gputest.Upload(t, s, host.Data), gputest.Upload(t, s, rhs)
+	strideA, strideB := int64(host.Stride), int64(n*nrhs)
+	type arm struct {
+		name       string
+		a, b, info cuda.DevicePtr
+		run        func() error
+		times      []float64
+		solution   []float32
+	}
+	newArm := func(name string) *arm {
+		return &arm{name: name, a: gputest.Alloc(t, s, bytesA), b: gputest.Alloc(t, s, bytesB), info: gputest.Alloc(t, s, 4*int64(count))}
+	}
+	warp, cta := newArm("warp"), newArm("cta")
+	warp.run = func() error {
+		return PosvWarp[float32](s, core.Lower, n, nrhs, warp.a, n, strideA, warp.b, n, strideB, count, warp.info)
+	}
+	cta.run = func() error {
+		return PosvCTA[float32](s, core.Lower, n, nrhs, cta.a, n, strideA, cta.b, n, strideB, count, cta.info)
+	}
+	arms := []*arm{warp, cta}
+	for rep := -1; rep < reps; rep++ { // rep −1 warms up (compiles)
+		for o := range arms {
+			a := arms[(o+max(rep, 0))%len(arms)]
+			if err := cuda.CopyDtoD(s, a.a, srcA, bytesA); err != nil {
+				t.Fatal(err)
+			}
+			if err := cuda.CopyDtoD(s, a.b, srcB, bytesB); err != nil {
+				t.Fatal(err)
+			}
+			us, err := tm.Time(t, a.run)
+			if err != nil {
+				t.Fatalf("%s: %v", a.name, err)
+			}
+			if rep >= 0 {
+				a.times = append(a.times, us)
+			}
+		}
+	}
+	for _, a := range arms {
+		info := gputest.Download[int32](t, s, a.info, count)
+		if k := slices.IndexFunc(info, func(v int32) bool { return v != 0 }); k >= 0 {
+			t.Errorf("n=%d nrhs=%d %s: info[%d] = %d on a positive definite matrix", n, nrhs, a.name, k, info[k])
+		}
+		a.solution = gputest.Download[float32](t, s, a.b, len(rhs))
+	}
+	// Two backward-stable solvers agree to within a small multiple of
+	// cond·eps·‖X‖: SPDBatch's conditions reach about 1600 (100, then
+	// scaled by D in [0.5, 2]), so 1600·6e-8 ≈ 1e-4, well inside 1e-2; a
+	// wrong X misses by its own size.
+	worst, scale := 0.0, 0.0
+	for i, x := range warp.solution {
+		worst = max(worst, math.Abs(float64(x-cta.solution[i])))
+		scale = max(scale, math.Abs(float64(cta.solution[i])))
+	}
+	if !(worst <= 1e-2*scale) {
+		t.Errorf("n=%d nrhs=%d: X differs between warp and cta by %.3g (largest |X| %.3g)", n, nrhs, worst, scale)
+	}
+	w, c := gputest.Median(warp.times), gputest.Median(cta.times)
+	t.Logf("float32 Lower n=%d nrhs=%d count=%d: warp %.1f µs, cta %.1f µs, cta/warp %.2f×", n, nrhs, count, w, c, c/w)
 }
