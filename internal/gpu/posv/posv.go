@@ -5,7 +5,8 @@
 // factor's columns in shared memory for the substitutions; A and B are read
 // and written once (posv.cu says how and why). Both go on to MaxPosvN
 // with potrf's one-block tier (potrf.PosvCTA, potrf.PotrsCTA), except that
-// Posv takes potrf's warp tier (potrf.PosvWarp) for float32 Lower.
+// Posv takes potrf's warp tier (potrf.PosvWarp) for float32 Lower up to
+// potrf.MaxPosvWarp.
 package posv
 
 import (
@@ -296,10 +297,10 @@ func check(o operands) error {
 // read nor written. No matrix affects another.
 // Argument errors return before anything is queued; n > MaxPosvN is an
 // error wrapping core.ErrUnsupported. Above MaxN the work is
-// potrf.PosvWarp's for float32 Lower, whose factor is bit-identical to
-// potrf.PotrfWarp's, and potrf.PosvCTA's otherwise, whose factor is
-// bit-identical to potrf.PotrfCTA's; either's X has the bits Potrs gives
-// for its factor.
+// potrf.PosvWarp's for float32 Lower up to potrf.MaxPosvWarp, whose factor
+// is bit-identical to potrf.PotrfWarp's, and potrf.PosvCTA's otherwise,
+// whose factor is bit-identical to potrf.PotrfCTA's; either's X has the
+// bits Potrs gives for its factor.
 func Posv[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int, a cuda.DevicePtr, lda int, strideA int64,
 	b cuda.DevicePtr, ldb int, strideB int64, count int, info cuda.DevicePtr) error {
 	dt := cuda.DTypeOf[T]()
@@ -316,7 +317,7 @@ func Posv[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int, a cuda.Dev
 		return cuda.MemsetD32(s, info, 0, int64(count))
 	}
 	if n > MaxN {
-		if uplo == core.Lower && potrf.CanRunWarp(dt, n) == nil {
+		if uplo == core.Lower && n <= potrf.MaxPosvWarp && potrf.CanRunWarp(dt, n) == nil {
 			return potrf.PosvWarp[T](s, uplo, n, nrhs, a, lda, strideA, b, ldb, strideB, count, info)
 		}
 		return potrf.PosvCTA[T](s, uplo, n, nrhs, a, lda, strideA, b, ldb, strideB, count, info)

@@ -326,7 +326,7 @@ func posvOrders() []int {
 
 // posvCase runs one order through every count of nrhsList and returns the
 // worst solve residual and where it was. Above MaxN, where Posv is
-// posv_warp (float32 Lower) or posv_cta and Potrs is potrs_cta, the
+// posv_warp (float32 Lower, n ≤ potrf.MaxPosvWarp) or posv_cta and Potrs is potrs_cta, the
 // reference factor is potrf.PotrfWarp's or potrf.PotrfCTA's.
 func posvCase[T core.Scalar](t *testing.T, s *cuda.Stream, uplo core.Uplo, n, count int, seed uint64) (float64, string) {
 	t.Helper()
@@ -347,7 +347,7 @@ func posvCase[T core.Scalar](t *testing.T, s *cuda.Stream, uplo core.Uplo, n, co
 	factor := potrf.Potrf[T]
 	if n > MaxN {
 		factor = potrf.PotrfCTA[T]
-		if uplo == core.Lower && potrf.CanRunWarp(cuda.DTypeOf[T](), n) == nil {
+		if uplo == core.Lower && n <= potrf.MaxPosvWarp && potrf.CanRunWarp(cuda.DTypeOf[T](), n) == nil {
 			factor = potrf.PotrfWarp[T]
 		}
 	}

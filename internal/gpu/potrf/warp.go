@@ -47,6 +47,16 @@ func warpKernelNames(dt cuda.DType, nc int) []string {
 	return []string{name(false), name(true)}
 }
 
+// MaxPosvWarp is the largest order posv_warp solves, the largest where it
+// was timed ahead of posv_cta at every right-hand-side count: [H200] 65,536
+// float systems, n = 48, 1.84× posv_cta's speed with 1 right-hand side,
+// 1.82× with 8, 1.17× with 16. At n = 64 NVRTC 13 spilled 224 bytes of it
+// (255 registers) and it ran 1.17× with 1 and 0.82× with 16. The buckets
+// 52…60 compiled with 151–158 registers and no local memory but are not
+// timed yet, so they stay with posv_cta
+// (bench/results/h200/session8/posvwarp-potrf.log).
+const MaxPosvWarp = 48
+
 // posvWarpChunk is posv_warp's NR, the right-hand sides a lane holds at
 // once for each of its two rows: at 16 (posv_cta's chunk) n = 64 spilled
 // 168 bytes (NVRTC 11.8, sm_90), at 8 none.
@@ -62,14 +72,16 @@ func posvWarpNames(dt cuda.DType, nc int) []string {
 var warpTypes = []cuda.DType{cuda.Float32}
 
 // WarpKernelNames lists every name expression of warp.cu, for a registry or
-// a compile check: potrf_warp (2 triangles) and posv_warp (Lower) for each
-// of the 8 buckets.
+// a compile check: potrf_warp (2 triangles) for each of the 8 buckets and
+// posv_warp (Lower) for those up to MaxPosvWarp.
 func WarpKernelNames() []string {
 	var names []string
 	for _, dt := range warpTypes {
 		for nc := warpCols(MaxN + 1); nc <= MaxWarp; nc += 4 {
 			names = append(names, warpKernelNames(dt, nc)...)
-			names = append(names, posvWarpNames(dt, nc)...)
+			if nc <= MaxPosvWarp {
+				names = append(names, posvWarpNames(dt, nc)...)
+			}
 		}
 	}
 	return names
@@ -175,7 +187,7 @@ func PotrfWarp[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n int, a cuda.Devi
 // gives for the same factor. B is n×nrhs column-major, leading dimension
 // ldb, matrix m at m·strideB. Lower only: Upper is an error wrapping
 // core.ErrUnsupported (warp.cu's posv_warp says why; PosvCTA takes it). It
-// serves posv.Posv for float32 with MaxN < n ≤ MaxWarp, which checks the
+// serves posv.Posv for float32 with MaxN < n ≤ MaxPosvWarp, which checks the
 // arguments; this checks A's as PotrfWarp does, the type and the order.
 func PosvWarp[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int, a cuda.DevicePtr, lda int, strideA int64,
 	b cuda.DevicePtr, ldb int, strideB int64, count int, info cuda.DevicePtr) error {
@@ -185,6 +197,9 @@ func PosvWarp[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int, a cuda
 	}
 	if err := CanRunWarp(dt, n); err != nil {
 		return err
+	}
+	if n > MaxPosvWarp {
+		return fmt.Errorf("%w: potrf: posv_warp solves n ≤ %d, not %d", core.ErrUnsupported, MaxPosvWarp, n)
 	}
 	if s == nil {
 		return fmt.Errorf("%w: potrf: posv_warp: nil stream", core.ErrArgument)
