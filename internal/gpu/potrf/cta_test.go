@@ -226,36 +226,7 @@ func testPotrfCTAFailures[T core.Scalar](t *testing.T, s *cuda.Stream) {
 	dt := cuda.DTypeOf[T]()
 	nb := ctaPanel(dt)
 	for _, n := range []int{33, 64, 100, 129, MaxCTAFor(dt)} {
-		gen := oracle.GenFor[T](uint64(n))
-		rng := rand.New(rand.NewPCG(uint64(n), 3))
-		base := gen.SPD(n, 100)
-		var mats []*oracle.Mat
-		var items []gputest.Item
-		good := func() {
-			mats = append(mats, oracle.Congruent(base, rng, core.IsComplex[T]()))
-			items = append(items, gputest.Item{Kind: "spd"})
-		}
-		good()
-		for _, k := range []int{1, 2, nb, nb + 1, 2 * nb, 2*nb + 1, n/2 + 1, n - 1, n} {
-			mats = append(mats, oracle.NotSPDFrom(oracle.Congruent(base, rng, core.IsComplex[T]()), k))
-			items = append(items, gputest.Item{Kind: "notspd", Info: k})
-			good()
-		}
-		for _, j := range []int{nb - 1, nb, n - 1} {
-			m := oracle.Congruent(base, rng, core.IsComplex[T]())
-			oracle.PlantNaN(m, j, j)
-			mats = append(mats, m)
-			items = append(items, gputest.Item{Kind: "nan", Info: j + 1})
-			good()
-		}
-		for _, ij := range [][2]int{{nb, nb - 1}, {n - 1, 0}, {n - 1, n - 2}} {
-			m := oracle.Congruent(base, rng, core.IsComplex[T]())
-			oracle.PlantNaN(m, ij[0], ij[1])
-			oracle.PlantNaN(m, ij[1], ij[0])
-			mats = append(mats, m)
-			items = append(items, gputest.Item{Kind: "nan:offdiag", Info: ij[0] + 1})
-			good()
-		}
+		mats, items := failureBatch[T](n, 3, []int{1, 2, nb, nb + 1, 2 * nb, 2*nb + 1, n/2 + 1, n - 1, n}, []int{nb - 1, nb, n - 1}, [][2]int{{nb, nb - 1}, {n - 1, 0}, {n - 1, n - 2}})
 		for _, uplo := range []core.Uplo{core.Lower, core.Upper} {
 			for _, aligned := range []bool{false, true} {
 				lda, stride := n+1, (n+1)*n+3
@@ -276,16 +247,6 @@ func testPotrfCTAFailures[T core.Scalar](t *testing.T, s *cuda.Stream) {
 	}
 }
 
-// ctaEngine runs the shared Cholesky suite's Potrf on the CTA kernel. It is
-// engine with PotrfCTA in place of Potrf.
-type ctaEngine[T core.Scalar] struct{ s *cuda.Stream }
-
-func (e ctaEngine[T]) Potrf(uplo core.Uplo, a core.Strided[T], info []int32) error {
-	return gputest.OnDevice[T](e.s, func(p []cuda.DevicePtr) error {
-		return PotrfCTA[T](e.s, uplo, a.Rows, p[0], a.LD, int64(a.Stride), a.Count, p[1])
-	}, a.Data, info)
-}
-
 // TestCTAConformance runs the shared Potrf suite on the CTA kernel, on the
 // orders around its panel and bucket edges (33 and 64 also with ld = n and
 // a packed stride). The suite's empty batch of order 4 is below the tier
@@ -302,16 +263,24 @@ func TestCTAConformance(t *testing.T) {
 		suite(conformance.Config{Sizes: sizes, Unsupported: []string{`^Potrf/[^/]+/Empty/(Lower|Upper)/n=4/count=0$`}})
 	}
 	t.Run("float32", func(t *testing.T) {
-		run(cuda.Float32, func(cfg conformance.Config) { conformance.PotrfTest[float32](t, ctaEngine[float32]{s}, cfg) })
+		run(cuda.Float32, func(cfg conformance.Config) {
+			conformance.PotrfTest[float32](t, engine[float32]{s, PotrfCTA[float32]}, cfg)
+		})
 	})
 	t.Run("float64", func(t *testing.T) {
-		run(cuda.Float64, func(cfg conformance.Config) { conformance.PotrfTest[float64](t, ctaEngine[float64]{s}, cfg) })
+		run(cuda.Float64, func(cfg conformance.Config) {
+			conformance.PotrfTest[float64](t, engine[float64]{s, PotrfCTA[float64]}, cfg)
+		})
 	})
 	t.Run("complex64", func(t *testing.T) {
-		run(cuda.Complex64, func(cfg conformance.Config) { conformance.PotrfTest[complex64](t, ctaEngine[complex64]{s}, cfg) })
+		run(cuda.Complex64, func(cfg conformance.Config) {
+			conformance.PotrfTest[complex64](t, engine[complex64]{s, PotrfCTA[complex64]}, cfg)
+		})
 	})
 	t.Run("complex128", func(t *testing.T) {
-		run(cuda.Complex128, func(cfg conformance.Config) { conformance.PotrfTest[complex128](t, ctaEngine[complex128]{s}, cfg) })
+		run(cuda.Complex128, func(cfg conformance.Config) {
+			conformance.PotrfTest[complex128](t, engine[complex128]{s, PotrfCTA[complex128]}, cfg)
+		})
 	})
 }
 

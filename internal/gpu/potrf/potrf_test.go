@@ -262,12 +262,50 @@ func testChecks[T core.Scalar](t *testing.T) {
 	}
 }
 
-// engine runs the shared Cholesky suite's Potrf on the native kernel.
-type engine[T core.Scalar] struct{ s *cuda.Stream }
+// failureBatch is the batch of the failure tests at order n: matrices that
+// must fail, each followed by a good one (each a random congruence of one
+// SPD matrix, as is the first): not positive definite at each order of
+// notSPD, NaN on the diagonal at each index of nanDiag, a symmetric pair of
+// NaNs at each (i, j) of nanOff. seed picks the congruences.
+func failureBatch[T core.Scalar](n int, seed uint64, notSPD, nanDiag []int, nanOff [][2]int) ([]*oracle.Mat, []gputest.Item) {
+	gen := oracle.GenFor[T](uint64(n))
+	rng := rand.New(rand.NewPCG(uint64(n), seed))
+	base := gen.SPD(n, 100)
+	var mats []*oracle.Mat
+	var items []gputest.Item
+	add := func(m *oracle.Mat, it gputest.Item) {
+		mats = append(mats, m, oracle.Congruent(base, rng, core.IsComplex[T]()))
+		items = append(items, it, gputest.Item{Kind: "spd"})
+	}
+	mats = append(mats, oracle.Congruent(base, rng, core.IsComplex[T]()))
+	items = append(items, gputest.Item{Kind: "spd"})
+	for _, k := range notSPD {
+		add(oracle.NotSPDFrom(oracle.Congruent(base, rng, core.IsComplex[T]()), k), gputest.Item{Kind: "notspd", Info: k})
+	}
+	for _, j := range nanDiag {
+		m := oracle.Congruent(base, rng, core.IsComplex[T]())
+		oracle.PlantNaN(m, j, j)
+		add(m, gputest.Item{Kind: "nan", Info: j + 1})
+	}
+	for _, ij := range nanOff {
+		m := oracle.Congruent(base, rng, core.IsComplex[T]())
+		oracle.PlantNaN(m, ij[0], ij[1])
+		oracle.PlantNaN(m, ij[1], ij[0])
+		add(m, gputest.Item{Kind: "nan:offdiag", Info: ij[0] + 1})
+	}
+	return mats, items
+}
+
+// engine runs the shared Cholesky suite's Potrf on one of this package's
+// factorizations: Potrf, PotrfCTA or PotrfWarp.
+type engine[T core.Scalar] struct {
+	s     *cuda.Stream
+	potrf func(s *cuda.Stream, uplo core.Uplo, n int, a cuda.DevicePtr, lda int, stride int64, count int, info cuda.DevicePtr) error
+}
 
 func (e engine[T]) Potrf(uplo core.Uplo, a core.Strided[T], info []int32) error {
 	return gputest.OnDevice[T](e.s, func(p []cuda.DevicePtr) error {
-		return Potrf[T](e.s, uplo, a.Rows, p[0], a.LD, int64(a.Stride), a.Count, p[1])
+		return e.potrf(e.s, uplo, a.Rows, p[0], a.LD, int64(a.Stride), a.Count, p[1])
 	}, a.Data, info)
 }
 
@@ -281,10 +319,12 @@ func TestConformance(t *testing.T) {
 		sizes = append(sizes, n)
 	}
 	cfg := conformance.Config{Sizes: sizes}
-	t.Run("float32", func(t *testing.T) { conformance.PotrfTest[float32](t, engine[float32]{s}, cfg) })
-	t.Run("float64", func(t *testing.T) { conformance.PotrfTest[float64](t, engine[float64]{s}, cfg) })
-	t.Run("complex64", func(t *testing.T) { conformance.PotrfTest[complex64](t, engine[complex64]{s}, cfg) })
-	t.Run("complex128", func(t *testing.T) { conformance.PotrfTest[complex128](t, engine[complex128]{s}, cfg) })
+	t.Run("float32", func(t *testing.T) { conformance.PotrfTest[float32](t, engine[float32]{s, Potrf[float32]}, cfg) })
+	t.Run("float64", func(t *testing.T) { conformance.PotrfTest[float64](t, engine[float64]{s, Potrf[float64]}, cfg) })
+	t.Run("complex64", func(t *testing.T) { conformance.PotrfTest[complex64](t, engine[complex64]{s, Potrf[complex64]}, cfg) })
+	t.Run("complex128", func(t *testing.T) {
+		conformance.PotrfTest[complex128](t, engine[complex128]{s, Potrf[complex128]}, cfg)
+	})
 }
 
 // TestKernelResources loads every instantiation (4 types × 8 column buckets

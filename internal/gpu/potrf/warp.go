@@ -156,17 +156,10 @@ func PotrfWarp[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n int, a cuda.Devi
 	if err := CanRunWarp(dt, n); err != nil {
 		return err
 	}
-	if err := batcharg.Factor("potrf: warp", dt, uplo, n, a, lda, stride, count, info); err != nil {
+	if done, err := warpStart(s, "potrf: warp", dt, uplo, n, a, lda, stride, count, info); done {
 		return err
 	}
-	if count == 0 {
-		return nil
-	}
-	if n == 0 {
-		return cuda.MemsetD32(s, info, 0, int64(count))
-	}
-	nc := warpCols(n)
-	ks, err := warpKernels(s.Context(), dt, nc)
+	ks, err := warpKernels(s.Context(), dt, warpCols(n))
 	if err != nil {
 		return err
 	}
@@ -174,10 +167,32 @@ func PotrfWarp[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n int, a cuda.Devi
 	if uplo == core.Upper {
 		k, shared = ks[1], warpTileBytes(dt, n)
 	}
-	blocks := (count + warpPerBlock - 1) / warpPerBlock
 	var args cuda.Args
 	args.Ptr(a).Int64(int64(lda)).Int64(stride).Int32(int32(n)).Int32(int32(count)).Ptr(info)
-	return cuda.LaunchArgs(s, k, [3]uint32{uint32(blocks), 1, 1}, [3]uint32{32 * warpPerBlock, 1, 1}, uint32(shared), &args)
+	return warpLaunch(s, k, count, shared, &args)
+}
+
+// warpStart is what PotrfWarp and PosvWarp do before their launch: A's
+// checks, then the calls with nothing to factor (no matrices; n = 0, where
+// info is zeroed). done reports that the call is complete, with err.
+func warpStart(s *cuda.Stream, name string, dt cuda.DType, uplo core.Uplo, n int, a cuda.DevicePtr, lda int, stride int64,
+	count int, info cuda.DevicePtr) (done bool, err error) {
+	if err := batcharg.Factor(name, dt, uplo, n, a, lda, stride, count, info); err != nil {
+		return true, err
+	}
+	if count == 0 {
+		return true, nil
+	}
+	if n == 0 {
+		return true, cuda.MemsetD32(s, info, 0, int64(count))
+	}
+	return false, nil
+}
+
+// warpLaunch queues k with one warp per matrix, warpPerBlock warps a block.
+func warpLaunch(s *cuda.Stream, k *cuda.Kernel, count, shared int, args *cuda.Args) error {
+	blocks := (count + warpPerBlock - 1) / warpPerBlock
+	return cuda.LaunchArgs(s, k, [3]uint32{uint32(blocks), 1, 1}, [3]uint32{32 * warpPerBlock, 1, 1}, uint32(shared), args)
 }
 
 // PosvWarp queues on s posv_warp: for count matrices, the factorization
@@ -204,23 +219,15 @@ func PosvWarp[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int, a cuda
 	if s == nil {
 		return fmt.Errorf("%w: potrf: posv_warp: nil stream", core.ErrArgument)
 	}
-	if err := batcharg.Factor("potrf: posv_warp", dt, uplo, n, a, lda, strideA, count, info); err != nil {
+	if done, err := warpStart(s, "potrf: posv_warp", dt, uplo, n, a, lda, strideA, count, info); done {
 		return err
 	}
-	if count == 0 {
-		return nil
-	}
-	if n == 0 {
-		return cuda.MemsetD32(s, info, 0, int64(count))
-	}
-	nc := warpCols(n)
-	ks, err := posvWarpKernels(s.Context(), dt, nc)
+	ks, err := posvWarpKernels(s.Context(), dt, warpCols(n))
 	if err != nil {
 		return err
 	}
-	blocks := (count + warpPerBlock - 1) / warpPerBlock
 	var args cuda.Args
 	args.Ptr(a).Int64(int64(lda)).Int64(strideA).Int32(int32(n)).Ptr(b).Int64(int64(ldb)).Int64(strideB).
 		Int32(int32(nrhs)).Int32(int32(count)).Ptr(info)
-	return cuda.LaunchArgs(s, ks[0], [3]uint32{uint32(blocks), 1, 1}, [3]uint32{32 * warpPerBlock, 1, 1}, uint32(warpTileBytes(dt, n)), &args)
+	return warpLaunch(s, ks[0], count, warpTileBytes(dt, n), &args)
 }

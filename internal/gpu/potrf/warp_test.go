@@ -126,36 +126,7 @@ func TestPotrfWarpFailures(t *testing.T) {
 
 func testPotrfWarpFailures[T core.Scalar](t *testing.T, s *cuda.Stream) {
 	for _, n := range []int{33, 40, 64} {
-		gen := oracle.GenFor[T](uint64(n))
-		rng := rand.New(rand.NewPCG(uint64(n), 5))
-		base := gen.SPD(n, 100)
-		var mats []*oracle.Mat
-		var items []gputest.Item
-		good := func() {
-			mats = append(mats, oracle.Congruent(base, rng, core.IsComplex[T]()))
-			items = append(items, gputest.Item{Kind: "spd"})
-		}
-		good()
-		for _, k := range []int{1, 2, 31, 32, 33, n/2 + 1, n - 1, n} {
-			mats = append(mats, oracle.NotSPDFrom(oracle.Congruent(base, rng, core.IsComplex[T]()), k))
-			items = append(items, gputest.Item{Kind: "notspd", Info: k})
-			good()
-		}
-		for _, j := range []int{31, 32, n - 1} {
-			m := oracle.Congruent(base, rng, core.IsComplex[T]())
-			oracle.PlantNaN(m, j, j)
-			mats = append(mats, m)
-			items = append(items, gputest.Item{Kind: "nan", Info: j + 1})
-			good()
-		}
-		for _, ij := range [][2]int{{32, 31}, {n - 1, 0}, {n - 1, n - 2}} {
-			m := oracle.Congruent(base, rng, core.IsComplex[T]())
-			oracle.PlantNaN(m, ij[0], ij[1])
-			oracle.PlantNaN(m, ij[1], ij[0])
-			mats = append(mats, m)
-			items = append(items, gputest.Item{Kind: "nan:offdiag", Info: ij[0] + 1})
-			good()
-		}
+		mats, items := failureBatch[T](n, 5, []int{1, 2, 31, 32, 33, n/2 + 1, n - 1, n}, []int{31, 32, n - 1}, [][2]int{{32, 31}, {n - 1, 0}, {n - 1, n - 2}})
 		for _, uplo := range []core.Uplo{core.Lower, core.Upper} {
 			t.Run(fmt.Sprintf("%v/n=%d", uplo, n), func(t *testing.T) {
 				in := oracle.NewStridedLayout[T](n, n, len(mats), n+3, (n+3)*n+5)
@@ -169,22 +140,13 @@ func testPotrfWarpFailures[T core.Scalar](t *testing.T, s *cuda.Stream) {
 	}
 }
 
-// warpEngine runs the shared Cholesky suite's Potrf on the warp kernel.
-type warpEngine[T core.Scalar] struct{ s *cuda.Stream }
-
-func (e warpEngine[T]) Potrf(uplo core.Uplo, a core.Strided[T], info []int32) error {
-	return gputest.OnDevice[T](e.s, func(p []cuda.DevicePtr) error {
-		return PotrfWarp[T](e.s, uplo, a.Rows, p[0], a.LD, int64(a.Stride), a.Count, p[1])
-	}, a.Data, info)
-}
-
 // TestWarpConformance runs the shared Potrf suite on the warp kernel at
 // the edges of its rows and buckets; the suite's empty batch of order 4 is
 // below the tier.
 func TestWarpConformance(t *testing.T) {
 	s := gputest.Stream(t)
 	cfg := conformance.Config{Sizes: []int{33, 36, 37, 48, 63, 64}, Unsupported: []string{`^Potrf/[^/]+/Empty/(Lower|Upper)/n=4/count=0$`}}
-	conformance.PotrfTest[float32](t, warpEngine[float32]{s}, cfg)
+	conformance.PotrfTest[float32](t, engine[float32]{s, PotrfWarp[float32]}, cfg)
 }
 
 // TestWarpKernelResources loads every warp kernel and fails on any local
