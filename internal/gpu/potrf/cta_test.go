@@ -16,7 +16,6 @@ import (
 	"github.com/batchlas/batchlas/internal/cuda"
 	"github.com/batchlas/batchlas/internal/gpu/gputest"
 	"github.com/batchlas/batchlas/internal/gpu/scalar"
-	"github.com/batchlas/batchlas/internal/oracle"
 )
 
 // ---- tests that need no GPU ----
@@ -235,12 +234,7 @@ func testPotrfCTAFailures[T core.Scalar](t *testing.T, s *cuda.Stream) {
 					stride = lda*n + 4
 				}
 				t.Run(fmt.Sprintf("%v/n=%d/aligned=%v", uplo, n, aligned), func(t *testing.T) {
-					in := oracle.NewStridedLayout[T](n, n, len(mats), lda, stride)
-					for b, m := range mats {
-						oracle.Store(in, b, m)
-						oracle.PoisonTriangle(in, b, uplo, false)
-					}
-					factorRun(t, s, uplo, in, items, PotrfCTA[T])
+					factorLaidOut[T](t, s, uplo, mats, items, lda, stride, PotrfCTA[T])
 				})
 			}
 		}

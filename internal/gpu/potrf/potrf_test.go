@@ -296,6 +296,20 @@ func failureBatch[T core.Scalar](n int, seed uint64, notSPD, nanDiag []int, nanO
 	return mats, items
 }
 
+// factorLaidOut stores mats with leading dimension lda and stride, the
+// other triangle poisoned, and checks factor on them with factorRun.
+func factorLaidOut[T core.Scalar](t *testing.T, s *cuda.Stream, uplo core.Uplo, mats []*oracle.Mat, items []gputest.Item, lda, stride int,
+	factor func(s *cuda.Stream, uplo core.Uplo, n int, a cuda.DevicePtr, lda int, stride int64, count int, info cuda.DevicePtr) error) {
+	t.Helper()
+	n := mats[0].Rows
+	in := oracle.NewStridedLayout[T](n, n, len(mats), lda, stride)
+	for b, m := range mats {
+		oracle.Store(in, b, m)
+		oracle.PoisonTriangle(in, b, uplo, false)
+	}
+	factorRun(t, s, uplo, in, items, factor)
+}
+
 // engine runs the shared Cholesky suite's Potrf on one of this package's
 // factorizations: Potrf, PotrfCTA or PotrfWarp.
 type engine[T core.Scalar] struct {

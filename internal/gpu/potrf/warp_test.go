@@ -14,7 +14,6 @@ import (
 	"github.com/batchlas/batchlas/internal/core"
 	"github.com/batchlas/batchlas/internal/cuda"
 	"github.com/batchlas/batchlas/internal/gpu/gputest"
-	"github.com/batchlas/batchlas/internal/oracle"
 )
 
 // TestWarpArguments holds CanRunWarp and PotrfWarp's refusals to their
@@ -129,12 +128,7 @@ func testPotrfWarpFailures[T core.Scalar](t *testing.T, s *cuda.Stream) {
 		mats, items := failureBatch[T](n, 5, []int{1, 2, 31, 32, 33, n/2 + 1, n - 1, n}, []int{31, 32, n - 1}, [][2]int{{32, 31}, {n - 1, 0}, {n - 1, n - 2}})
 		for _, uplo := range []core.Uplo{core.Lower, core.Upper} {
 			t.Run(fmt.Sprintf("%v/n=%d", uplo, n), func(t *testing.T) {
-				in := oracle.NewStridedLayout[T](n, n, len(mats), n+3, (n+3)*n+5)
-				for b, m := range mats {
-					oracle.Store(in, b, m)
-					oracle.PoisonTriangle(in, b, uplo, false)
-				}
-				factorRun(t, s, uplo, in, items, PotrfWarp[T])
+				factorLaidOut[T](t, s, uplo, mats, items, n+3, (n+3)*n+5, PotrfWarp[T])
 			})
 		}
 	}
