@@ -393,11 +393,12 @@ func TestKernelResources(t *testing.T) {
 	}
 }
 
-// TestPotrfTiming times count = 65536 Lower factorizations of n = 8, 16, 32
-// (float32, float64) against cuSOLVER's potrfBatched on the same data in the
-// same process: CUDA events around one call, the L2 flushed before each, the
-// arms interleaved with their order alternating, the median of 9 repetitions;
-// both results are checked afterwards. Run with -v to see the figures.
+// TestPotrfTiming times Lower factorizations of n = 8, 16, 32 (float32,
+// float64; at least 256 MiB of matrices and 65,536 of them) against
+// cuSOLVER's potrfBatched on the same data in the same process: CUDA events
+// around one call, the L2 flushed before each, the arms interleaved with
+// their order alternating, the median of 9 repetitions; both results are
+// checked afterwards. Run with -v to see the figures.
 func TestPotrfTiming(t *testing.T) {
 	if testing.Short() {
 		t.Skip("timing: skipped in -short mode")
@@ -417,8 +418,14 @@ func TestPotrfTiming(t *testing.T) {
 }
 
 func timePotrf[T core.Scalar](t *testing.T, s *cuda.Stream, sv *cuda.Solver, tm *gputest.Timer, n int) {
-	const count, reps = 65536, 9
+	const reps = 9
 	const uplo = core.Lower
+	// At least 256 MiB of matrices, the saturating batch, and never
+	// fewer than 65,536: 65,536 float32 matrices of order 8 are 16.8 MB,
+	// where even the copy ran at 2.7 TB/s against 4.1 at n = 32
+	// (bench/results/h200/session8/late-stores-late.log).
+	var zero T
+	count := max(65536, (256<<20)/(n*n*int(unsafe.Sizeof(zero))))
 	name := fmt.Sprintf("%s n=%d count=%d", core.TypeName[T](), n, count)
 	eps := gputest.MachineEps[T]()
 
