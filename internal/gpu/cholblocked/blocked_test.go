@@ -1090,7 +1090,8 @@ __global__ void fill_uniform(float* p, long long count, unsigned long long seed)
         p[i] = (2.0f * u - 1.0f) * 1.7320508f;
     }
 }
-__global__ void add_diagonal(float* a, long long lda, long long stride, int n, int count, float v) {
+template <typename T>
+__global__ void add_diagonal(T* a, long long lda, long long stride, int n, int count, T v) {
     for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < (long long)n * count; i += (long long)gridDim.x * blockDim.x) {
         const long long m = i / n, k = i % n;
         a[m * stride + k * (lda + 1)] += v;
@@ -1102,20 +1103,14 @@ __global__ void fill_uniform_d(double* p, long long count, unsigned long long se
         p[i] = (2.0 * u - 1.0) * 1.7320508075688772;
     }
 }
-__global__ void add_diagonal_d(double* a, long long lda, long long stride, int n, int count, double v) {
-    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < (long long)n * count; i += (long long)gridDim.x * blockDim.x) {
-        const long long m = i / n, k = i % n;
-        a[m * stride + k * (lda + 1)] += v;
-    }
-}
 `}
 
 // genKernels loads genSource's two kernels for T (float32 or float64).
 func genKernels[T float32 | float64](t testing.TB, c *cuda.Context) []*cuda.Kernel {
 	t.Helper()
-	names := []string{"fill_uniform", "add_diagonal"}
+	names := []string{"fill_uniform", "add_diagonal<float>"}
 	if cuda.DTypeOf[T]() == cuda.Float64 {
-		names = []string{"fill_uniform_d", "add_diagonal_d"}
+		names = []string{"fill_uniform_d", "add_diagonal<double>"}
 	}
 	gen, err := cuda.DefaultJIT().Load(c, genSource, names...)
 	if err != nil {
@@ -1395,7 +1390,7 @@ func TestPhases(t *testing.T) {
 	}
 	e := gpu(t)
 	c := e.s.Context()
-	gen, err := cuda.DefaultJIT().Load(c, genSource, "fill_uniform", "add_diagonal")
+	gen, err := cuda.DefaultJIT().Load(c, genSource, "fill_uniform", "add_diagonal<float>")
 	if err != nil {
 		t.Fatal(err)
 	}
