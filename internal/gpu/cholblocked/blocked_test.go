@@ -1238,23 +1238,12 @@ func timeCase[T float32 | float64](t *testing.T, e *env, sv *cuda.Solver, gen []
 		arms = append(arms, vendor)
 	}
 
-	times := make([][]float64, len(arms))
-	for rep := -1; rep < reps; rep++ { // rep −1 warms up: compiles, creates workspaces
-		for o := range arms {
-			i := (o + max(rep, 0)) % len(arms)
-			a := arms[i]
-			if err := cuda.CopyDtoD(e.s, a.dst, src, bytesPerCall); err != nil {
-				t.Fatal(err)
-			}
-			us, err := tm.Time(t, a.run)
-			if err != nil {
-				t.Fatalf("%s: %v", a.name, err)
-			}
-			if rep >= 0 {
-				times[i] = append(times[i], us)
-			}
-		}
+	timed := make([]gputest.Arm, len(arms))
+	for i, a := range arms {
+		timed[i] = gputest.Arm{Name: a.name, Run: a.run,
+			Prepare: func() error { return cuda.CopyDtoD(e.s, a.dst, src, bytesPerCall) }}
 	}
+	times := tm.Interleaved(t, reps, timed)
 	med := make([]float64, len(arms))
 	for i := range arms {
 		med[i] = gputest.Median(times[i])

@@ -1,6 +1,7 @@
 package gputest
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -56,5 +57,25 @@ func TestSPDBatch(t *testing.T) {
 func TestMedian(t *testing.T) {
 	if m := Median([]float64{5, 1, 3, 2}); m != 3 {
 		t.Errorf("Median = %v, want 3 (the upper middle)", m)
+	}
+}
+
+// TestInterleave pins the order Interleaved times its arms in: a warm-up
+// round in arm order that is not kept, then each round starting one arm
+// later, every arm kept reps times.
+func TestInterleave(t *testing.T) {
+	var order []int
+	calls := 0
+	kept := interleave(2, 3, func(i int) float64 {
+		order = append(order, i)
+		calls++
+		return float64(10*i + calls)
+	})
+	if want := []int{0, 1, 2, 0, 1, 2, 1, 2, 0}; !slices.Equal(order, want) {
+		t.Errorf("order %v, want %v", order, want)
+	}
+	// Values are 10·arm + the call's number; calls 1…3 are the warm-up.
+	if want := [][]float64{{4, 9}, {15, 17}, {26, 28}}; !slices.EqualFunc(kept, want, slices.Equal[[]float64]) {
+		t.Errorf("kept %v, want %v", kept, want)
 	}
 }

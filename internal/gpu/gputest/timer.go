@@ -68,3 +68,50 @@ func Median(xs []float64) float64 {
 	slices.Sort(xs)
 	return xs[len(xs)/2]
 }
+
+// Arm is one implementation timed by Interleaved: Prepare (nil for none)
+// runs before every call, outside the timer, to restore its inputs.
+type Arm struct {
+	Name    string
+	Prepare func() error
+	Run     func() error
+}
+
+// Interleaved times each arm reps times with Time and returns each arm's
+// times, in the order of interleave: a first round that is not kept (it
+// compiles kernels and creates workspaces), then rounds that start one
+// arm later each time, so that no arm always runs first. A failing
+// Prepare or Run ends the test.
+func (tm *Timer) Interleaved(t testing.TB, reps int, arms []Arm) [][]float64 {
+	t.Helper()
+	return interleave(reps, len(arms), func(i int) float64 {
+		a := arms[i]
+		if a.Prepare != nil {
+			if err := a.Prepare(); err != nil {
+				t.Fatalf("%s: %v", a.Name, err)
+			}
+		}
+		us, err := tm.Time(t, a.Run)
+		if err != nil {
+			t.Fatalf("%s: %v", a.Name, err)
+		}
+		return us
+	})
+}
+
+// interleave calls measure(i) for the arms in rounds: round −1, not kept,
+// in order 0…arms−1; round r ≥ 0 starting at arm r mod arms. It returns
+// each arm's reps kept values.
+func interleave(reps, arms int, measure func(arm int) float64) [][]float64 {
+	kept := make([][]float64, arms)
+	for rep := -1; rep < reps; rep++ {
+		for o := range arms {
+			i := (o + max(rep, 0)) % arms
+			v := measure(i)
+			if rep >= 0 {
+				kept[i] = append(kept[i], v)
+			}
+		}
+	}
+	return kept
+}

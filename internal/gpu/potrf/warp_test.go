@@ -229,30 +229,14 @@ func timeWarp[T core.Scalar](t *testing.T, s *cuda.Stream, sv *cuda.Solver, tm *
 	vendor.run = func() error { return cuda.PotrfBatched[T](sv, uplo, n, ptrs.Ptr, n, vendor.info, count) }
 	copyDst := gputest.Alloc(t, s, bytesPerCall) // the copy-bandwidth floor: read A, write L
 
-	times := make([][]float64, len(arms)+1)
-	for rep := -1; rep < reps; rep++ { // rep −1 warms up (compiles)
-		for o := range arms {
-			i := (o + max(rep, 0)) % len(arms)
-			a := arms[i]
-			if err := cuda.CopyDtoD(s, a.dst, src, bytesPerCall); err != nil {
-				t.Fatal(err)
-			}
-			us, err := tm.Time(t, a.run)
-			if err != nil {
-				t.Fatalf("%s: %v", a.name, err)
-			}
-			if rep >= 0 {
-				times[i] = append(times[i], us)
-			}
-		}
-		us, err := tm.Time(t, func() error { return cuda.CopyDtoD(s, copyDst, src, bytesPerCall) })
-		if err != nil {
-			t.Fatal(err)
-		}
-		if rep >= 0 {
-			times[len(arms)] = append(times[len(arms)], us)
-		}
+	// The kernels' arms restore A first; the last arm is the copy floor.
+	timed := make([]gputest.Arm, 0, len(arms)+1)
+	for _, a := range arms {
+		timed = append(timed, gputest.Arm{Name: a.name, Run: a.run,
+			Prepare: func() error { return cuda.CopyDtoD(s, a.dst, src, bytesPerCall) }})
 	}
+	timed = append(timed, gputest.Arm{Name: "copy", Run: func() error { return cuda.CopyDtoD(s, copyDst, src, bytesPerCall) }})
+	times := tm.Interleaved(t, reps, timed)
 	eps := gputest.MachineEps[T]()
 	copyUs := gputest.Median(times[len(arms)])
 	line := fmt.Sprintf("%s %v n=%d count=%d: copy %.1f µs", core.TypeName[T](), uplo, n, count, copyUs)
@@ -322,23 +306,17 @@ func timePosvWarp(t *testing.T, s *cuda.Stream, tm *gputest.Timer, n, nrhs, coun
 		return PosvCTA[float32](s, core.Lower, n, nrhs, cta.a, n, strideA, cta.b, n, strideB, count, cta.info)
 	}
 	arms := []*arm{warp, cta}
-	for rep := -1; rep < reps; rep++ { // rep −1 warms up (compiles)
-		for o := range arms {
-			a := arms[(o+max(rep, 0))%len(arms)]
+	timed := make([]gputest.Arm, len(arms))
+	for i, a := range arms {
+		timed[i] = gputest.Arm{Name: a.name, Run: a.run, Prepare: func() error {
 			if err := cuda.CopyDtoD(s, a.a, srcA, bytesA); err != nil {
-				t.Fatal(err)
+				return err
 			}
-			if err := cuda.CopyDtoD(s, a.b, srcB, bytesB); err != nil {
-				t.Fatal(err)
-			}
-			us, err := tm.Time(t, a.run)
-			if err != nil {
-				t.Fatalf("%s: %v", a.name, err)
-			}
-			if rep >= 0 {
-				a.times = append(a.times, us)
-			}
-		}
+			return cuda.CopyDtoD(s, a.b, srcB, bytesB)
+		}}
+	}
+	for i, us := range tm.Interleaved(t, reps, timed) {
+		arms[i].times = us
 	}
 	for _, a := range arms {
 		info := gputest.Download[int32](t, s, a.info, count)
