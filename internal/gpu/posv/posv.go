@@ -317,7 +317,7 @@ func Posv[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int, a cuda.Dev
 		return cuda.MemsetD32(s, info, 0, int64(count))
 	}
 	if n > MaxN {
-		if uplo == core.Lower && n <= potrf.MaxPosvWarp && potrf.CanRunWarp(dt, n) == nil {
+		if potrf.CanPosvWarp(dt, uplo, n) == nil {
 			return potrf.PosvWarp[T](s, uplo, n, nrhs, a, lda, strideA, b, ldb, strideB, count, info)
 		}
 		return potrf.PosvCTA[T](s, uplo, n, nrhs, a, lda, strideA, b, ldb, strideB, count, info)

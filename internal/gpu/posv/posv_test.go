@@ -347,7 +347,7 @@ func posvCase[T core.Scalar](t *testing.T, s *cuda.Stream, uplo core.Uplo, n, co
 	factor := potrf.Potrf[T]
 	if n > MaxN {
 		factor = potrf.PotrfCTA[T]
-		if uplo == core.Lower && n <= potrf.MaxPosvWarp && potrf.CanRunWarp(cuda.DTypeOf[T](), n) == nil {
+		if potrf.CanPosvWarp(cuda.DTypeOf[T](), uplo, n) == nil {
 			factor = potrf.PotrfWarp[T]
 		}
 	}

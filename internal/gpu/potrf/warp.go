@@ -32,8 +32,7 @@ const warpPerBlock = 2
 func warpCols(n int) int { return (n + 3) / 4 * 4 }
 
 // warpTileBytes is the dynamic shared memory of the Upper potrf_warp and of
-// posv_warp (for its solves): NC rows of
-// NC + 1 elements per warp.
+// posv_warp (for its solves): NC rows of NC + 1 elements per warp.
 func warpTileBytes(dt cuda.DType, n int) int {
 	nc := warpCols(n)
 	return warpPerBlock * nc * (nc + 1) * dt.Size()
@@ -104,21 +103,22 @@ var warpLoaded cuda.KernelSets[warpKey]
 // a module of their own (calls that never solve do not compile them).
 var posvWarpLoaded cuda.KernelSets[warpKey]
 
-func posvWarpKernels(c *cuda.Context, dt cuda.DType, nc int) ([]*cuda.Kernel, error) {
-	return posvWarpLoaded.Get(c, warpKey{dt, nc}, func(c *cuda.Context, k warpKey) ([]*cuda.Kernel, error) {
-		ks, err := cuda.DefaultJIT().Load(c, WarpSource, posvWarpNames(k.dt, k.nc)...)
-		if err != nil {
-			return nil, fmt.Errorf("potrf: posv_warp: %w", err)
-		}
-		return ks, nil
-	})
+func warpKernels(c *cuda.Context, dt cuda.DType, nc int) ([]*cuda.Kernel, error) {
+	return loadWarp(c, &warpLoaded, "warp", warpKernelNames, dt, nc)
 }
 
-func warpKernels(c *cuda.Context, dt cuda.DType, nc int) ([]*cuda.Kernel, error) {
-	return warpLoaded.Get(c, warpKey{dt, nc}, func(c *cuda.Context, k warpKey) ([]*cuda.Kernel, error) {
-		ks, err := cuda.DefaultJIT().Load(c, WarpSource, warpKernelNames(k.dt, k.nc)...)
+func posvWarpKernels(c *cuda.Context, dt cuda.DType, nc int) ([]*cuda.Kernel, error) {
+	return loadWarp(c, &posvWarpLoaded, "posv_warp", posvWarpNames, dt, nc)
+}
+
+// loadWarp gets bucket nc's kernels named by names from set, compiling
+// them from WarpSource on first use.
+func loadWarp(c *cuda.Context, set *cuda.KernelSets[warpKey], what string, names func(cuda.DType, int) []string,
+	dt cuda.DType, nc int) ([]*cuda.Kernel, error) {
+	return set.Get(c, warpKey{dt, nc}, func(c *cuda.Context, k warpKey) ([]*cuda.Kernel, error) {
+		ks, err := cuda.DefaultJIT().Load(c, WarpSource, names(k.dt, k.nc)...)
 		if err != nil {
-			return nil, fmt.Errorf("potrf: warp: %w", err)
+			return nil, fmt.Errorf("potrf: %s: %w", what, err)
 		}
 		return ks, nil
 	})
@@ -195,26 +195,38 @@ func warpLaunch(s *cuda.Stream, k *cuda.Kernel, count, shared int, args *cuda.Ar
 	return cuda.LaunchArgs(s, k, [3]uint32{uint32(blocks), 1, 1}, [3]uint32{32 * warpPerBlock, 1, 1}, uint32(shared), args)
 }
 
+// CanPosvWarp reports whether posv_warp solves systems of order n, type
+// dtype and triangle uplo: nil for float32 Lower with MaxN < n ≤
+// MaxPosvWarp and for n = 0, or an error wrapping core.ErrUnsupported
+// (Upper, another order or type; warp.cu's posv_warp and MaxPosvWarp say
+// why), core.ErrShape or core.ErrArgument. posv.Posv takes posv_warp
+// exactly where this is nil.
+func CanPosvWarp(dtype cuda.DType, uplo core.Uplo, n int) error {
+	if err := CanRunWarp(dtype, n); err != nil {
+		return err
+	}
+	switch {
+	case uplo == core.Upper:
+		return fmt.Errorf("%w: potrf: posv_warp solves Lower only", core.ErrUnsupported)
+	case n > MaxPosvWarp:
+		return fmt.Errorf("%w: potrf: posv_warp solves n ≤ %d, not %d", core.ErrUnsupported, MaxPosvWarp, n)
+	}
+	return nil
+}
+
 // PosvWarp queues on s posv_warp: for count matrices, the factorization
 // exactly as PotrfWarp's (A gets the same bits, info the same values), then
 // the solve of A·X = B, X over B, for the matrices that did not fail; a
 // failed matrix's B is neither read nor written. X has the bits PotrsCTA
 // gives for the same factor. B is n×nrhs column-major, leading dimension
-// ldb, matrix m at m·strideB. Lower only: Upper is an error wrapping
-// core.ErrUnsupported (warp.cu's posv_warp says why; PosvCTA takes it). It
-// serves posv.Posv for float32 with MaxN < n ≤ MaxPosvWarp, which checks the
-// arguments; this checks A's as PotrfWarp does, the type and the order.
+// ldb, matrix m at m·strideB. Calls CanPosvWarp refuses are errors (PosvCTA
+// takes them). It serves posv.Posv, which checks the arguments; this checks
+// A's as PotrfWarp does, and CanPosvWarp's rule.
 func PosvWarp[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int, a cuda.DevicePtr, lda int, strideA int64,
 	b cuda.DevicePtr, ldb int, strideB int64, count int, info cuda.DevicePtr) error {
 	dt := cuda.DTypeOf[T]()
-	if uplo == core.Upper {
-		return fmt.Errorf("%w: potrf: posv_warp solves Lower only", core.ErrUnsupported)
-	}
-	if err := CanRunWarp(dt, n); err != nil {
+	if err := CanPosvWarp(dt, uplo, n); err != nil {
 		return err
-	}
-	if n > MaxPosvWarp {
-		return fmt.Errorf("%w: potrf: posv_warp solves n ≤ %d, not %d", core.ErrUnsupported, MaxPosvWarp, n)
 	}
 	if s == nil {
 		return fmt.Errorf("%w: potrf: posv_warp: nil stream", core.ErrArgument)

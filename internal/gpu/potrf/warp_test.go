@@ -81,7 +81,7 @@ func warpSizes() []int {
 }
 
 // TestPotrfWarp is TestPotrfCTA for the warp tier: every order of it, both
-// triangles, a mixed batch of 20 (random, ill-conditioned, not positive
+// triangles, a mixed batch of 21 (random, ill-conditioned, not positive
 // definite, NaN on and off the diagonal; lda > n, gaps, the other triangle
 // poisoned), checked as TestPotrf checks and bit-identical batched and alone.
 func TestPotrfWarp(t *testing.T) {
