@@ -148,6 +148,8 @@ func potrfArm[T Scalar](q *Queue, name string, uplo Uplo, a *Batch[T], st cuda.D
 		return potrf.PotrfWarp[T](q.gpu.stream, uplo, a.rows, a.devPtr(), a.ld, int64(a.stride), a.count, st)
 	case "native:cta":
 		return potrf.PotrfCTA[T](q.gpu.stream, uplo, a.rows, a.devPtr(), a.ld, int64(a.stride), a.count, st)
+	case "native:tiled":
+		return tiledPotrf(q, uplo, a, st)
 	case "native:blocked":
 		return blockedPotrf(q, uplo, a, st, cholblocked.Options{})
 	case "native:blocked:prec=tf32x3":
@@ -183,6 +185,21 @@ func blockedPotrf[T Scalar](q *Queue, uplo Uplo, a *Batch[T], st cuda.DevicePtr,
 		return err
 	}
 	return cholblocked.Potrf[T](q.gpu.stream, h, uplo, a.rows, a.devPtr(), a.ld, int64(a.stride), a.count, st, cholblocked.Workspace{Ptr: ws, Bytes: bytes}, opt)
+}
+
+// tiledPotrf factors with the native one-launch tiled driver; its scratch
+// (flags and the diagonal tiles' inverses) is freed at Wait.
+func tiledPotrf[T Scalar](q *Queue, uplo Uplo, a *Batch[T], st cuda.DevicePtr) error {
+	bytes, err := cholblocked.TiledWorkspaceSize(cuda.DTypeOf[T](), a.rows, a.count)
+	if err != nil {
+		return err
+	}
+	ws, err := q.gpu.alloc(max(bytes, 1))
+	if err != nil {
+		return err
+	}
+	return cholblocked.PotrfTiled[T](q.gpu.stream, uplo, a.rows, a.devPtr(), a.ld, int64(a.stride), a.count, st,
+		cholblocked.Workspace{Ptr: ws, Bytes: bytes}, cholblocked.TiledOptions{})
 }
 
 // lookAhead reports whether the blocked driver overlaps its outer products

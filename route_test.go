@@ -218,7 +218,7 @@ func routeGPU[T batchlas.Scalar](t *testing.T, q, cq *batchlas.Queue) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			pins := []string{"native:tiny", "native:cta", "native:blocked", "vendor", "vendor:loop", "native", "auto"}
+			pins := []string{"native:tiny", "native:cta", "native:tiled", "native:blocked", "vendor", "vendor:loop", "native", "auto"}
 			if isFloat32[T]() && n > 32 && n <= 64 {
 				pins = append(pins, "native:warp")
 			}

@@ -65,6 +65,27 @@ func TestBuiltin(t *testing.T) {
 	}
 }
 
+// TestTiledCandidate: the tiled driver needs no vendor library and is
+// routed up to maxTiledN.
+func TestTiledCandidate(t *testing.T) {
+	r, err := New(Config{Tables: fstest.MapFS{}, Getenv: func(string) string { return "" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	call := Call{Op: "potrf", DType: "float64", Device: h200Bare, N: maxTiledN, Batch: 2, Uplo: "L"}
+	if d, err := r.Choose(call, "native:tiled"); err != nil || d.Candidate.Name != "native:tiled" {
+		t.Errorf("n = %d without vendor: %v %s", call.N, err, d)
+	}
+	call.N++
+	if _, err := r.Choose(call, "native:tiled"); !errors.Is(err, core.ErrUnsupported) || !strings.Contains(err.Error(), "routed up to n = 4096") {
+		t.Errorf("n = %d: %v", call.N, err)
+	}
+	call.Device = host
+	if _, err := r.Choose(call, "native:tiled"); !errors.Is(err, core.ErrUnsupported) {
+		t.Errorf("on the host: %v", err)
+	}
+}
+
 // TestComposedPosv: Posv's native:composed runs any order on a GPU with
 // the vendor libraries (its substitutions are cuBLAS calls) and says so
 // where it cannot run.

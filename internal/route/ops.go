@@ -47,6 +47,7 @@ func Builtin() []*Op {
 			{Name: "native:tiny", CanRun: nativeUpTo(potrfgpu.MaxN)},
 			{Name: "native:warp", CanRun: warpCanRun},
 			{Name: "native:cta", CanRun: ctaCanRun},
+			{Name: "native:tiled", CanRun: tiledCanRun},
 			{Name: "native:blocked", CanRun: blockedCanRun(cholblocked.Exact)},
 			{Name: "native:blocked:prec=tf32x3", CanRun: blockedCanRun(cholblocked.Split3TF32)},
 			{Name: "vendor", CanRun: vendorCanRun},
@@ -125,6 +126,24 @@ func ctaCanRun(c Call) error {
 		return errors.New("native kernels run on a GPU")
 	}
 	return potrfgpu.CanRunCTA(cudaDType(c.DType), c.N)
+}
+
+// maxTiledN is the largest order routed to the tiled driver: it factors
+// any order, but its tile products run on the CUDA cores, and from n = 4096
+// the blocked driver's cuBLAS products (tensor cores for 3xTF32) are the
+// measured candidates there; a ceiling also keeps tuning it short.
+const maxTiledN = 4096
+
+// tiledCanRun accepts calls the one-launch tiled Cholesky driver takes:
+// any type, n ≤ maxTiledN, no library needed.
+func tiledCanRun(c Call) error {
+	if !c.Device.GPU() {
+		return errors.New("native kernels run on a GPU")
+	}
+	if c.N > maxTiledN {
+		return fmt.Errorf("the tiled driver is routed up to n = %d, not %d", maxTiledN, c.N)
+	}
+	return cholblocked.CanRunTiled(cudaDType(c.DType), c.N, c.Batch)
 }
 
 // blockedCanRun accepts calls the blocked Cholesky driver takes with

@@ -23,12 +23,14 @@ template <bool UPPER> __device__ __forceinline__ long long nat(long long r, long
     return UPPER ? c + r * ld : r + c * ld;
 }
 
-// chol_diag factors the w×w diagonal block of one panel, L11·L11ᴴ =
-// A11 − D11, for one matrix per block of NT threads, and writes L11 over
-// A11 (its uplo triangle only), info, and X = L11⁻¹ to x (NB×NB per matrix,
-// column-major) when x is not null.
+// factor_block factors, with the NT threads of a block, the w×w block
+// held in shared memory, L11·L11ᴴ = s_a (lower part, real diagonal,
+// identity outside w×w): L11 over s_a, X = L11⁻¹ into s_x (zero on entry)
+// when inverse, and the first failing pivot (1-based column, 0 for none)
+// and its value. chol_diag and chol_tiled factor their diagonal blocks
+// with it.
 //
-// Why this shape. The kernel is pure latency: at batch 1 one block runs on
+// Why this shape. chol_diag is pure latency: at batch 1 one block runs on
 // an otherwise idle GPU, once per panel. Two column-at-a-time designs, one
 // row per thread unrolled (150 KB of code) and a rolled loop with a row
 // split over four threads (20 KB), both took 45–62 µs a panel on the H200
@@ -61,10 +63,9 @@ template <> __device__ __forceinline__ cdouble shfl<cdouble>(cdouble v, int lane
     return cdouble{__shfl_sync(0xffffffffu, v.re, lane), __shfl_sync(0xffffffffu, v.im, lane)};
 }
 
-template <typename T, int NB, int NT, bool UPPER>
-__global__ void __launch_bounds__(NT) chol_diag(T* __restrict__ a, long long lda, long long stride,
-                                                const T* __restrict__ d, long long ldd, long long dstride,
-                                                T* __restrict__ x, int* __restrict__ info, int j0, int w, int first) {
+template <typename T, int NB, int NT>
+__device__ __forceinline__ void factor_block(T (*s_a)[NB + 1], T (*s_x)[NB + 1], int w, bool inverse, int& fail_out,
+                                             typename real_of<T>::type& dfail_out) {
     using R = typename real_of<T>::type;
     constexpr int SB = 16;      // sub-block width: the columns one warp eliminates one by one
     constexpr int P = NB / SB;  // sub-blocks
@@ -72,40 +73,10 @@ __global__ void __launch_bounds__(NT) chol_diag(T* __restrict__ a, long long lda
     constexpr int E2 = ((NB - SB) * SB + NT - 1) / NT;    // phase (2) entries per thread
     constexpr int E3 = ((NB - SB) * (NB - SB) + NT - 1) / NT; // phase (3)
     constexpr int EX = ((P - 1) * SB * SB + NT - 1) / NT;  // X's block row p, at most p·SB² entries
-
-    __shared__ T s_a[NB][NB + 1]; // A11 − D11, then L(r, c) at [r][c]; the pitch keeps row and column walks conflict-free
-    __shared__ T s_x[NB][NB + 1]; // X(r, c) at [r][c]
     __shared__ int s_fail;
     __shared__ R s_dfail;
-
     const int tid = threadIdx.x;
-    const long long m = blockIdx.x;
-    // A matrix that failed in an earlier panel is left alone (uniform over
-    // the block, before any barrier).
-    if (!first && info[m] != 0) return;
-
-    T* const am = a + m * stride + (long long)j0 * (lda + 1);        // element (j0, j0)
-    const T* const dm = d != nullptr ? d + m * dstride : nullptr; // D11, already offset
     const T zero = from_real<T>(R(0));
-
-    // Load A11 − D11 (lower part of L's orientation, real diagonal),
-    // identity outside the w×w block; X starts at zero. Consecutive threads
-    // take consecutive addresses in either orientation.
-#pragma unroll 4
-    for (int e = tid; e < NB * NB; e += NT) {
-        const int fast = e % NB, slow = e / NB;
-        const int r = UPPER ? slow : fast;
-        const int c = UPPER ? fast : slow;
-        T v = from_real<T>(r == c ? R(1) : R(0));
-        if (r < w && c <= r) {
-            T y = am[nat<UPPER>(r, c, lda)];
-            if (dm != nullptr) y = sub(y, dm[nat<UPPER>(r, c, ldd)]);
-            v = r == c ? from_real<T>(re(y)) : (UPPER ? conj_(y) : y);
-        }
-        s_a[r][c] = v;
-        s_x[r][c] = zero;
-    }
-    __syncthreads();
 
     int fail = 0;   // warp 0: 1-based column of the first pivot that is not > 0
     R dfail = R(0); // that pivot
@@ -200,28 +171,9 @@ __global__ void __launch_bounds__(NT) chol_diag(T* __restrict__ a, long long lda
     __syncthreads();
     fail = s_fail;
     dfail = s_dfail;
-
-    const int lim = fail != 0 ? fail - 1 : w; // columns [0, lim) of L are final
-#pragma unroll 4
-    for (int e = tid; e < NB * NB; e += NT) {
-        const int fast = e % NB, slow = e / NB;
-        const int r = UPPER ? slow : fast;
-        const int c = UPPER ? fast : slow;
-        const bool pivot = fail != 0 && r == fail - 1 && c == r;
-        if (r < w && c <= r && (c < lim || pivot)) {
-            const T v = pivot ? from_real<T>(dfail) : s_a[r][c];
-            am[nat<UPPER>(r, c, lda)] = UPPER ? conj_(v) : v;
-        }
-    }
-    if (tid == 0) {
-        if (first) {
-            info[m] = fail != 0 ? j0 + fail : 0;
-        } else if (fail != 0) {
-            info[m] = j0 + fail;
-        }
-    }
-    if (x == nullptr) return; // the last panel: nothing below to solve for
-
+    fail_out = fail;
+    dfail_out = dfail;
+    if (!inverse) return; // uniform
     // The blocks of X below the diagonal, block row p after block row p−1:
     // Y_q = Σ_{r=q}^{p−1} L_pr·X_rq into X_pq's place, then X_pq = −X_pp·Y_q.
 #pragma unroll 1
@@ -261,9 +213,83 @@ __global__ void __launch_bounds__(NT) chol_diag(T* __restrict__ a, long long lda
         }
         __syncthreads();
     }
-    T* const xm = x + m * (long long)(NB * NB);
+}
+
+// store_block writes the factored w×w block of s_a to am (its uplo triangle
+// only) as potf2 leaves it after a failure at 1-based column fail (0: none):
+// the columns before it and the failing pivot dfail. X goes to xm (NB×NB,
+// X(r, c) at r + c·NB) when xm is not null.
+template <typename T, int NB, int NT, bool UPPER>
+__device__ __forceinline__ void store_block(T* am, long long lda, const T (*s_a)[NB + 1], const T (*s_x)[NB + 1], int w,
+                                            int fail, typename real_of<T>::type dfail, T* xm) {
+    const int lim = fail != 0 ? fail - 1 : w; // columns [0, lim) of L are final
 #pragma unroll 4
-    for (int e = tid; e < NB * NB; e += NT) xm[e] = s_x[e % NB][e / NB]; // X(r, c) at r + c·NB
+    for (int e = threadIdx.x; e < NB * NB; e += NT) {
+        const int fast = e % NB, slow = e / NB;
+        const int r = UPPER ? slow : fast;
+        const int c = UPPER ? fast : slow;
+        const bool pivot = fail != 0 && r == fail - 1 && c == r;
+        if (r < w && c <= r && (c < lim || pivot)) {
+            const T v = pivot ? from_real<T>(dfail) : s_a[r][c];
+            am[nat<UPPER>(r, c, lda)] = UPPER ? conj_(v) : v;
+        }
+    }
+    if (xm == nullptr) return;
+#pragma unroll 4
+    for (int e = threadIdx.x; e < NB * NB; e += NT) xm[e] = s_x[e % NB][e / NB];
+}
+
+// chol_diag factors the w×w diagonal block of one panel, L11·L11ᴴ =
+// A11 − D11, for one matrix per block of NT threads, and writes L11 over
+// A11 (its uplo triangle only), info, and X = L11⁻¹ to x (NB×NB per matrix,
+// column-major) when x is not null.
+template <typename T, int NB, int NT, bool UPPER>
+__global__ void __launch_bounds__(NT) chol_diag(T* __restrict__ a, long long lda, long long stride,
+                                                const T* __restrict__ d, long long ldd, long long dstride,
+                                                T* __restrict__ x, int* __restrict__ info, int j0, int w, int first) {
+    using R = typename real_of<T>::type;
+    __shared__ T s_a[NB][NB + 1]; // A11 − D11, then L(r, c) at [r][c]; the pitch keeps row and column walks conflict-free
+    __shared__ T s_x[NB][NB + 1]; // X(r, c) at [r][c]
+
+    const int tid = threadIdx.x;
+    const long long m = blockIdx.x;
+    // A matrix that failed in an earlier panel is left alone (uniform over
+    // the block, before any barrier).
+    if (!first && info[m] != 0) return;
+
+    T* const am = a + m * stride + (long long)j0 * (lda + 1);        // element (j0, j0)
+    const T* const dm = d != nullptr ? d + m * dstride : nullptr; // D11, already offset
+    const T zero = from_real<T>(R(0));
+
+    // Load A11 − D11 (lower part of L's orientation, real diagonal),
+    // identity outside the w×w block; X starts at zero. Consecutive threads
+    // take consecutive addresses in either orientation.
+#pragma unroll 4
+    for (int e = tid; e < NB * NB; e += NT) {
+        const int fast = e % NB, slow = e / NB;
+        const int r = UPPER ? slow : fast;
+        const int c = UPPER ? fast : slow;
+        T v = from_real<T>(r == c ? R(1) : R(0));
+        if (r < w && c <= r) {
+            T y = am[nat<UPPER>(r, c, lda)];
+            if (dm != nullptr) y = sub(y, dm[nat<UPPER>(r, c, ldd)]);
+            v = r == c ? from_real<T>(re(y)) : (UPPER ? conj_(y) : y);
+        }
+        s_a[r][c] = v;
+        s_x[r][c] = zero;
+    }
+    __syncthreads();
+    int fail;
+    R dfail;
+    factor_block<T, NB, NT>(s_a, s_x, w, x != nullptr, fail, dfail);
+    store_block<T, NB, NT, UPPER>(am, lda, s_a, s_x, w, fail, dfail, x != nullptr ? x + m * (long long)(NB * NB) : nullptr);
+    if (tid == 0) {
+        if (first) {
+            info[m] = fail != 0 ? j0 + fail : 0;
+        } else if (fail != 0) {
+            info[m] = j0 + fail;
+        }
+    }
 }
 
 // split_tf32 writes v = h + l with h rounded to TF32 (the top 10 explicit
@@ -380,5 +406,282 @@ __global__ void __launch_bounds__(kApplyThreads) chol_apply(T* __restrict__ a, l
                 lm[nat<UPPER>(r, c, ldh)] = l;
             }
         }
+    }
+}
+
+// ---- chol_tiled: the whole factorization in one launch ----
+//
+// chol_tiled factors count matrices with TS×TS tiles, left-looking, each
+// task by one block of NT threads, all in one launch. Tile (i, j), i ≥ j,
+// of L is C = A(i, j) − Σ_{k<j} L(i, k)·L(j, k)ᴴ, then factor_block's
+// L(j, j) and X_j = L(j, j)⁻¹ (i = j) or L(i, j) = C·X_jᴴ (i > j). The task
+// of diagonal tile j also makes tile (j, j−1), the one its last update
+// needs: the chain from one diagonal tile to the next is then one block
+// (X_{j−1} in, a tile solve, an update from shared memory, factor_block)
+// with no tile passed through another block on the way.
+//
+// A block takes the next task from a ticket counter, in the order (column
+// j: its diagonal task, then the tiles (i, j), i ≥ j + 2; matrix fastest),
+// and waits for a tile it reads by spinning on the tile's flag, which the
+// writing block sets with release order after storing the tile. Every task
+// waits only on tasks with earlier tickets, and a block takes a ticket only
+// while it runs, so the earliest unfinished task can always go on: no
+// co-residency is assumed, and the grid may be any size.
+//
+// Why. At batch 1 the blocked driver is a chain of launches, three per
+// panel (cuBLAS product, chol_diag, chol_apply), each a few µs of launch
+// and drain on an idle GPU; for float64 below n = 2048 that chain is the
+// whole time (about 27 µs a 32-column panel against cuSOLVER's 15). Here a
+// float64 column costs 13 µs on the H200 at batch 1 (globaltimer stamps at
+// n = 128…1024): factor_block 7.8 (of which its two 16-pivot warp passes
+// 6.8), the tile solve 2.2, the hand-over from the previous diagonal task
+// 0.7, the update 0.7 and the stores 1.2. Tried in factor_block and not
+// faster: one 32-pivot warp pass (8.4–9.0 µs), that pass without branches
+// (7.9), and with the next pivot's 1/√d moved ahead of the other updates
+// (15.1). Open: a first version with (j, j−1) a task of its own timed 118
+// µs at n = 256 and 488 at n = 1024 in one run, this one 151 and 601 in
+// the next (bench/results/h200/session9/early-timing.txt); runs differ by
+// about ±20 %, and the two were never timed side by side.
+//
+// Workspace: tickets[0] the counter and tickets[1 + f] tile f's flag, zero
+// at launch (the host clears them); x, X_j per diagonal tile.
+//
+// Failure, as chol_diag and chol_apply: the diagonal tile that meets the
+// first failing pivot writes info (tile (0, 0) writes it in any case),
+// stores the columns before the pivot and the pivot; the tiles below it
+// store only the columns before the pivot, and later tiles of that matrix
+// store nothing. They still set their flags, so nothing waits forever.
+
+// ld_cg loads through L2 only: tiles other blocks wrote are read after
+// their flags, and L1 is not coherent with other SMs' stores.
+__device__ __forceinline__ int ld_cg(const int* p) { return __ldcg(p); }
+__device__ __forceinline__ float ld_cg(const float* p) { return __ldcg(p); }
+__device__ __forceinline__ double ld_cg(const double* p) { return __ldcg(p); }
+__device__ __forceinline__ cfloat ld_cg(const cfloat* p) {
+    const float2 v = __ldcg(reinterpret_cast<const float2*>(p));
+    return cfloat{v.x, v.y};
+}
+__device__ __forceinline__ cdouble ld_cg(const cdouble* p) {
+    const double2 v = __ldcg(reinterpret_cast<const double2*>(p));
+    return cdouble{v.x, v.y};
+}
+
+__device__ __forceinline__ int ld_acquire(const int* p) {
+    int v;
+    asm volatile("ld.acquire.gpu.global.b32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+
+// wait_flags returns, in every thread of the block, once thread 0 has seen
+// both flags set (b may equal a).
+__device__ __forceinline__ void wait_flags(const int* a, const int* b) {
+    if (threadIdx.x == 0) {
+        while (ld_acquire(a) == 0) {
+        }
+        while (ld_acquire(b) == 0) {
+        }
+    }
+    __syncthreads();
+}
+
+// publish sets flag f once every thread's stores of the task are done:
+// the barrier orders them before thread 0's release store.
+__device__ __forceinline__ void publish(int* f) {
+    __syncthreads();
+    if (threadIdx.x == 0) asm volatile("st.release.gpu.global.b32 [%0], %1;" ::"l"(f), "r"(1) : "memory");
+}
+
+// load_tile puts L(r0 + r, c0 + c) for r < nr, c < nc into s[r][c] (zero
+// elsewhere), only c ≤ r when lower: a diagonal tile's other triangle is
+// not ours to read.
+template <typename T, int TS, int NT, bool UPPER>
+__device__ __forceinline__ void load_tile(T (*s)[TS + 1], const T* a, long long lda, long long r0, long long c0, int nr,
+                                          int nc, bool lower) {
+#pragma unroll 4
+    for (int e = threadIdx.x; e < TS * TS; e += NT) {
+        const int fast = e % TS, slow = e / TS;
+        const int r = UPPER ? slow : fast;
+        const int c = UPPER ? fast : slow;
+        T v = from_real<T>(0);
+        if (r < nr && c < nc && (!lower || c <= r)) {
+            v = ld_cg(a + nat<UPPER>(r0 + r, c0 + c, lda));
+            if (UPPER) v = conj_(v);
+        }
+        s[r][c] = v;
+    }
+}
+
+// store_tile writes s[r][c] to L(r0 + r, c0 + c) for r < nr, c < nc.
+template <typename T, int TS, int NT, bool UPPER>
+__device__ __forceinline__ void store_tile(T* a, long long lda, const T (*s)[TS + 1], long long r0, long long c0, int nr,
+                                           int nc) {
+#pragma unroll 4
+    for (int e = threadIdx.x; e < TS * TS; e += NT) {
+        const int fast = e % TS, slow = e / TS;
+        const int r = UPPER ? slow : fast;
+        const int c = UPPER ? fast : slow;
+        if (r < nr && c < nc) a[nat<UPPER>(r0 + r, c0 + c, lda)] = UPPER ? conj_(s[r][c]) : s[r][c];
+    }
+}
+
+// A tile in registers: thread (tx, ty) of 16×8 holds rows ty + 8r,
+// columns tx + 16q.
+template <typename T, int TS> struct Tile {
+    static constexpr int RI = TS / 8, CQ = TS / 16;
+    T v[RI][CQ];
+    __device__ __forceinline__ int row(int r) const { return threadIdx.x / 16 + 8 * r; }
+    __device__ __forceinline__ int col(int q) const { return threadIdx.x % 16 + 16 * q; }
+    __device__ __forceinline__ void from(const T (*s)[TS + 1]) {
+#pragma unroll
+        for (int r = 0; r < RI; ++r)
+#pragma unroll
+            for (int q = 0; q < CQ; ++q) v[r][q] = s[row(r)][col(q)];
+    }
+    __device__ __forceinline__ void to(T (*s)[TS + 1]) const {
+#pragma unroll
+        for (int r = 0; r < RI; ++r)
+#pragma unroll
+            for (int q = 0; q < CQ; ++q) s[row(r)][col(q)] = v[r][q];
+    }
+    // sub_mul: v −= P·Qᴴ (P, Q tiles in shared memory); add_mul: v += P·Qᴴ.
+    template <bool SUB> __device__ __forceinline__ void mul(const T (*p)[TS + 1], const T (*q)[TS + 1]) {
+#pragma unroll 8
+        for (int u = 0; u < TS; ++u) {
+            T pa[RI], qb[CQ];
+#pragma unroll
+            for (int r = 0; r < RI; ++r) pa[r] = p[row(r)][u];
+#pragma unroll
+            for (int c = 0; c < CQ; ++c) qb[c] = q[col(c)][u];
+#pragma unroll
+            for (int r = 0; r < RI; ++r)
+#pragma unroll
+                for (int c = 0; c < CQ; ++c)
+                    v[r][c] = SUB ? sub_mul_conj(v[r][c], pa[r], qb[c]) : add_mul_conj(v[r][c], pa[r], qb[c]);
+        }
+    }
+};
+
+template <typename T, int TS, int NT, bool UPPER>
+__global__ void __launch_bounds__(NT) chol_tiled(T* __restrict__ a, long long lda, long long stride, int n, int count,
+                                                 int* __restrict__ info, int* __restrict__ tickets,
+                                                 T* __restrict__ x) {
+    using R = typename real_of<T>::type;
+    static_assert(NT == 128 && TS == 32, "Tile's layout: 16×8 threads, 4×2 entries each");
+    __shared__ T s_a[TS][TS + 1];
+    __shared__ T s_b[TS][TS + 1];
+    __shared__ int s_ticket;
+
+    const int tid = threadIdx.x;
+    const int nt = (n + TS - 1) / TS;
+    const long long tasks = ((long long)nt * (nt - 1) / 2 + 1) * count;
+    int* const flags = tickets + 1;
+    // The flag of tile (i, k) of matrix m: column-major over the lower
+    // tiles, matrix fastest.
+    auto flag = [&](int i, int k, int m) {
+        return flags + ((long long)k * nt - (long long)k * (k - 1) / 2 + (i - k)) * count + m;
+    };
+    const T zero = from_real<T>(R(0));
+
+#pragma unroll 1
+    for (;;) {
+        if (tid == 0) s_ticket = atomicAdd(tickets, 1);
+        __syncthreads();
+        const long long t = s_ticket;
+        if (t >= tasks) return; // uniform
+        const int m = (int)(t % count);
+        // Column j has its diagonal task and tiles j + 2 … nt − 1.
+        long long pos = t / count;
+        int j = 0;
+        while (pos >= (j == nt - 1 ? 1 : nt - j - 1)) pos -= nt - j++ - 1;
+        const bool diag = pos == 0;
+        const int i = diag ? j : j + 1 + (int)pos;
+        T* const am = a + m * stride;
+        const int wj = min(TS, n - j * TS); // the diagonal tile's order
+
+        // C = A(i, c) − Σ_{k<c} L(i, k)·L(c, k)ᴴ for the off-diagonal tile
+        // (i, c) this task makes: (i, j), or (j, j − 1) for a diagonal task.
+        const int c = diag ? j - 1 : j;
+        const int nr = min(TS, n - i * TS);
+        Tile<T, TS> cc, cd; // C, and the diagonal tile's own when diag
+        if (c >= 0) {
+            load_tile<T, TS, NT, UPPER>(s_a, am, lda, (long long)i * TS, (long long)c * TS, nr, TS, false);
+            __syncthreads();
+            cc.from(s_a);
+        }
+        if (diag) {
+            load_tile<T, TS, NT, UPPER>(s_b, am, lda, (long long)j * TS, (long long)j * TS, wj, wj, true);
+            __syncthreads();
+            cd.from(s_b);
+        }
+        __syncthreads();
+#pragma unroll 1
+        for (int k = 0; k < c; ++k) {
+            wait_flags(flag(i, k, m), flag(c, k, m));
+            load_tile<T, TS, NT, UPPER>(s_a, am, lda, (long long)i * TS, (long long)k * TS, nr, TS, false);
+            load_tile<T, TS, NT, UPPER>(s_b, am, lda, (long long)c * TS, (long long)k * TS, TS, TS, false);
+            __syncthreads();
+            cc.template mul<true>(s_a, s_b);
+            if (diag) cd.template mul<true>(s_a, s_a); // row j of L is s_a here
+            __syncthreads();
+        }
+
+        int f = 0; // info so far: final for every column before the ones this task makes
+        if (c >= 0) {
+            // L(i, c) = C·X_cᴴ, on the columns before a failure in column c
+            // (none if the matrix failed before it). C's columns from the
+            // failure on are dropped first: NaN·0 through X's zero upper
+            // part would spoil the columns before it. Any value of info
+            // past column c (a later diagonal may write it meanwhile) gives
+            // the same lim, so the block agrees.
+            wait_flags(flag(c, c, m), flag(c, c, m));
+            f = ld_cg(info + m);
+            const int lim = f == 0 ? TS : min(TS, f - 1 - c * TS);
+            if (lim > 0) {
+#pragma unroll
+                for (int r = 0; r < cc.RI; ++r)
+#pragma unroll
+                    for (int q = 0; q < cc.CQ; ++q)
+                        s_a[cc.row(r)][cc.col(q)] = cc.col(q) < lim ? cc.v[r][q] : zero;
+                const T* const xm = x + ((long long)m * nt + c) * (TS * TS);
+#pragma unroll 4
+                for (int e = tid; e < TS * TS; e += NT) s_b[e % TS][e / TS] = ld_cg(xm + e); // X_c(r, u) at [r][u]
+                __syncthreads();
+                Tile<T, TS> l;
+#pragma unroll
+                for (int r = 0; r < l.RI; ++r)
+#pragma unroll
+                    for (int q = 0; q < l.CQ; ++q) l.v[r][q] = zero;
+                l.template mul<false>(s_a, s_b);
+                __syncthreads(); // every thread is done reading s_a
+                l.to(s_a);
+                __syncthreads();
+                store_tile<T, TS, NT, UPPER>(am, lda, s_a, (long long)i * TS, (long long)c * TS, nr, lim);
+            }
+            publish(flag(i, c, m));
+        }
+        if (diag && f == 0) {
+            // The last update, L(j, j−1) from shared memory, then the
+            // diagonal tile itself.
+            if (c >= 0) cd.template mul<true>(s_a, s_a);
+            __syncthreads();
+#pragma unroll
+            for (int r = 0; r < cd.RI; ++r)
+#pragma unroll
+                for (int q = 0; q < cd.CQ; ++q) {
+                    const int row = cd.row(r), col = cd.col(q);
+                    T v = from_real<T>(row == col ? R(1) : R(0));
+                    if (row < wj && col <= row) v = row == col ? from_real<T>(re(cd.v[r][q])) : cd.v[r][q];
+                    s_a[row][col] = v;
+                    s_b[row][col] = zero;
+                }
+            __syncthreads();
+            int fail;
+            R dfail;
+            factor_block<T, TS, NT>(s_a, s_b, wj, j + 1 < nt, fail, dfail);
+            T* const xm = j + 1 < nt ? x + ((long long)m * nt + j) * (TS * TS) : nullptr;
+            store_block<T, TS, NT, UPPER>(am + (long long)j * TS * (lda + 1), lda, s_a, s_b, wj, fail, dfail, xm);
+            if (tid == 0 && (j == 0 || fail != 0)) info[m] = fail != 0 ? j * TS + fail : 0;
+        }
+        if (diag) publish(flag(j, j, m));
     }
 }

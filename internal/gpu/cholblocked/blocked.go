@@ -2,6 +2,14 @@
 // engine, for large orders and few matrices: A = L·Lᴴ (Lower) or A = Uᴴ·U
 // (Upper) for a strided batch, with LAPACK's per-matrix info.
 //
+// It has two drivers. Potrf, described here, queues a chain of cuBLAS
+// products and two kernels per panel. PotrfTiled (tiled.go) runs the same
+// left-looking factorization in one launch with no library, 32×32 tiles
+// handed to blocks by a ticket counter, which is faster where the chain of
+// launches is most of the time: on the H200, for float32 and float64 alike,
+// n = 256 and 512 at 1 to 16 matrices, 1024 at 1 to 8, 2048 at 1 or 2 (the
+// routing tables, tuned/).
+//
 // # Algorithm
 //
 // Left-looking by panels of width nb (InnerWidth: 64 for float32, 32 for
@@ -511,8 +519,9 @@ var typeName = [...]string{
 }
 
 // kernelNames are the name expressions for one type and triangle: the
-// diagonal kernel, the apply kernel for full and for half-height tiles, and
-// for float32 the same two apply kernels that also write the TF32 split.
+// diagonal kernel, the apply kernel for full and for half-height tiles,
+// the tiled driver's kernel (tiledKernel), and for float32 the two apply
+// kernels that also write the TF32 split (the index of the plain one + 3).
 func kernelNames(dt cuda.DType, uplo core.Uplo) []string {
 	up := uplo == core.Upper
 	nb, tr := InnerWidth(dt), applyTileRows(dt)
@@ -520,6 +529,7 @@ func kernelNames(dt cuda.DType, uplo core.Uplo) []string {
 		fmt.Sprintf("chol_diag<%s, %d, %d, %v>", typeName[dt], nb, diagThreads(dt), up),
 		fmt.Sprintf("chol_apply<%s, %d, %d, %v, false>", typeName[dt], nb, tr, up),
 		fmt.Sprintf("chol_apply<%s, %d, %d, %v, false>", typeName[dt], nb, tr/2, up),
+		fmt.Sprintf("chol_tiled<%s, %d, %d, %v>", typeName[dt], TileWidth, tiledThreads, up),
 	}
 	if dt == cuda.Float32 {
 		names = append(names,
@@ -528,6 +538,9 @@ func kernelNames(dt cuda.DType, uplo core.Uplo) []string {
 	}
 	return names
 }
+
+// tiledKernel is chol_tiled's index in kernelNames.
+const tiledKernel = 3
 
 // KernelNames lists every name expression of blocked.cu, for a registry or
 // a compile check.
@@ -751,7 +764,7 @@ func (e *executor[T]) run(st step) error {
 		}
 		tr, i := applyTiles(cuda.DTypeOf[T](), p.rows, e.count)
 		if p.split {
-			i += 2
+			i += 3
 		}
 		k := e.ks[i]
 		tiles := (p.rows + tr - 1) / tr

@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -30,6 +31,7 @@ var (
 	dtypeFlag  = flag.String("blocked.dtype", "float32", "TestTiming: float32 or float64 (no 3xTF32 arms)")
 	lookFlag   = flag.Bool("blocked.lookahead", false, "TestTiming: also time Options.Side (look-ahead), exact and 3xTF32")
 	repsFlag   = flag.Int("blocked.reps", 0, "TestTiming: repetitions per arm (0: 9, 5 from n = 4096, 3 from n = 8192)")
+	gridFlag   = flag.String("blocked.grid", "0", "TestTiming: the tiled driver's grid sizes, comma-separated (0: DefaultTiledBlocks); it runs up to n = 4096")
 )
 
 // ---- tests that need no GPU ----
@@ -132,10 +134,10 @@ func TestLayout(t *testing.T) {
 	if got := DefaultPanelWidth(cuda.Complex128, 4096); got != 256 {
 		t.Errorf("DefaultPanelWidth(complex128, 4096) = %d", got)
 	}
-	if got := len(KernelNames()); got != 4*2*3+2*2 { // diag and two applies per type and triangle, two split applies for float32
+	if got := len(KernelNames()); got != 4*2*4+2*2 { // diag, two applies and tiled per type and triangle, two split applies for float32
 		t.Errorf("%d kernel names: %q", got, KernelNames())
 	}
-	if got := kernelNames(cuda.Complex128, core.Upper); !slices.Equal(got, []string{"chol_diag<cdouble, 32, 128, true>", "chol_apply<cdouble, 32, 32, true, false>", "chol_apply<cdouble, 32, 16, true, false>"}) {
+	if got := kernelNames(cuda.Complex128, core.Upper); !slices.Equal(got, []string{"chol_diag<cdouble, 32, 128, true>", "chol_apply<cdouble, 32, 32, true, false>", "chol_apply<cdouble, 32, 16, true, false>", "chol_tiled<cdouble, 32, 128, true>"}) {
 		t.Errorf("kernelNames = %q", got)
 	}
 }
@@ -799,7 +801,8 @@ func testPotrf[T core.Scalar](t *testing.T, e *env) {
 	}
 }
 
-// potrfCase runs one case and returns its worst residual ratio.
+// potrfCase runs one case of the blocked driver and returns its worst
+// residual ratio.
 func potrfCase[T core.Scalar](t *testing.T, e *env, uplo core.Uplo, n int, opt Options, seed uint64) float64 {
 	t.Helper()
 	dt := cuda.DTypeOf[T]()
@@ -807,19 +810,32 @@ func potrfCase[T core.Scalar](t *testing.T, e *env, uplo core.Uplo, n int, opt O
 	if n > 256 {
 		count = 10
 	}
-	in, items := mixedBatch[T](n, count, uplo, seed, InnerWidth(dt))
+	ws := workspace(t, e, dt, uplo, n, count, opt)
+	return factorCase[T](t, e, uplo, n, count, InnerWidth(dt), seed, false, func(a cuda.DevicePtr, lda int, stride int64, count int, info cuda.DevicePtr) error {
+		return Potrf[T](e.s, e.blas, uplo, n, a, lda, stride, count, info, ws, opt)
+	})
+}
+
+// factorCase factors a mixed batch of count matrices of order n (failing
+// items placed for panels of width nb) with factor, in one call and each
+// matrix alone, and checks both; the bits must agree when exact, and how
+// many matrices differ is logged otherwise. It returns the worst residual
+// ratio.
+func factorCase[T core.Scalar](t *testing.T, e *env, uplo core.Uplo, n, count, nb int, seed uint64, exact bool,
+	factor func(a cuda.DevicePtr, lda int, stride int64, count int, info cuda.DevicePtr) error) float64 {
+	t.Helper()
+	in, items := mixedBatch[T](n, count, uplo, seed, nb)
 	size := int64(unsafe.Sizeof(in.Data[0]))
 	sentinel := slices.Repeat([]int32{-7}, count)
 
 	batched, alone := gputest.Upload(t, e.s, in.Data), gputest.Upload(t, e.s, in.Data)
 	infoB, infoA := gputest.Upload(t, e.s, sentinel), gputest.Upload(t, e.s, sentinel)
-	ws := workspace(t, e, dt, uplo, n, count, opt)
-	if err := Potrf[T](e.s, e.blas, uplo, n, batched, in.LD, int64(in.Stride), count, infoB, ws, opt); err != nil {
+	if err := factor(batched, in.LD, int64(in.Stride), count, infoB); err != nil {
 		t.Fatal(err)
 	}
 	for b := range count {
 		p := alone + cuda.DevicePtr(int64(b)*int64(in.Stride)*size)
-		if err := Potrf[T](e.s, e.blas, uplo, n, p, in.LD, int64(in.Stride), 1, infoA+cuda.DevicePtr(4*b), ws, opt); err != nil {
+		if err := factor(p, in.LD, int64(in.Stride), 1, infoA+cuda.DevicePtr(4*b)); err != nil {
 			t.Fatalf("item %d alone: %v", b, err)
 		}
 	}
@@ -839,7 +855,11 @@ func potrfCase[T core.Scalar](t *testing.T, e *env, uplo core.Uplo, n int, opt O
 				differ++
 			}
 		}
-		t.Logf("%d of %d matrices round differently in the batch than alone (cuBLAS chose another product kernel)", differ, count)
+		if exact {
+			t.Errorf("%d of %d matrices differ between the batch and alone", differ, count)
+		} else {
+			t.Logf("%d of %d matrices round differently in the batch than alone (cuBLAS chose another product kernel)", differ, count)
+		}
 		alonePart := in
 		alonePart.Data = one
 		var errs []string
@@ -868,14 +888,20 @@ func TestAccuracy(t *testing.T) {
 			for _, opt := range []Options{{}, {Precision: Split3TF32}, {Precision: Split3TF32, PanelWidth: 256}, {PanelWidth: 256}} {
 				for _, uplo := range []core.Uplo{core.Lower, core.Upper} {
 					name := fmt.Sprintf("%s/n=%d/%v/width=%d/%v", kind, n, opt.Precision, opt.PanelWidth, uplo)
-					t.Run(name, func(t *testing.T) { accuracyCase(t, e, mats, uplo, opt) })
+					t.Run(name, func(t *testing.T) {
+						accuracyCase(t, e, mats, uplo, func(a cuda.DevicePtr, lda int, stride int64, count int, info cuda.DevicePtr) error {
+							ws := workspace(t, e, cuda.Float32, uplo, n, count, opt)
+							return Potrf[float32](e.s, e.blas, uplo, n, a, lda, stride, count, info, ws, opt)
+						})
+					})
 				}
 			}
 		}
 	}
 }
 
-func accuracyCase(t *testing.T, e *env, mats []*oracle.Mat, uplo core.Uplo, opt Options) {
+func accuracyCase(t *testing.T, e *env, mats []*oracle.Mat, uplo core.Uplo,
+	factor func(a cuda.DevicePtr, lda int, stride int64, count int, info cuda.DevicePtr) error) {
 	n, count := mats[0].Rows, len(mats)
 	in := oracle.NewStrided[float32](n, n, count, 3, 5)
 	for b, m := range mats {
@@ -884,8 +910,7 @@ func accuracyCase(t *testing.T, e *env, mats []*oracle.Mat, uplo core.Uplo, opt 
 	}
 	p := gputest.Upload(t, e.s, in.Data)
 	info := gputest.Upload(t, e.s, make([]int32, count))
-	ws := workspace(t, e, cuda.Float32, uplo, n, count, opt)
-	if err := Potrf[float32](e.s, e.blas, uplo, n, p, in.LD, int64(in.Stride), count, info, ws, opt); err != nil {
+	if err := factor(p, in.LD, int64(in.Stride), count, info); err != nil {
 		t.Fatal(err)
 	}
 	out := in
@@ -963,14 +988,20 @@ func gpuModeInputs(kind string, n, count int) []*oracle.Mat {
 	return mats
 }
 
-// engine runs the shared Cholesky suite's Potrf on the blocked driver.
+// engine runs the shared Cholesky suite's Potrf on the blocked driver with
+// opt, or on the tiled one.
 type engine[T core.Scalar] struct {
-	e   *env
-	opt Options
+	e     *env
+	opt   Options
+	tiled bool
 }
 
 func (g engine[T]) Potrf(uplo core.Uplo, a core.Strided[T], info []int32) error {
-	bytes, err := WorkspaceSize(cuda.DTypeOf[T](), uplo, a.Rows, a.Count, g.opt)
+	dt := cuda.DTypeOf[T]()
+	bytes, err := WorkspaceSize(dt, uplo, a.Rows, a.Count, g.opt)
+	if g.tiled {
+		bytes, err = TiledWorkspaceSize(dt, a.Rows, a.Count)
+	}
 	if err != nil {
 		return err
 	}
@@ -983,6 +1014,9 @@ func (g engine[T]) Potrf(uplo core.Uplo, a core.Strided[T], info []int32) error 
 		defer c.Free(ws.Ptr)
 	}
 	return gputest.OnDevice[T](g.e.s, func(p []cuda.DevicePtr) error {
+		if g.tiled {
+			return PotrfTiled[T](g.e.s, uplo, a.Rows, p[0], a.LD, int64(a.Stride), a.Count, p[1], ws, TiledOptions{})
+		}
 		return Potrf[T](g.e.s, g.e.blas, uplo, a.Rows, p[0], a.LD, int64(a.Stride), a.Count, p[1], ws, g.opt)
 	}, a.Data, info)
 }
@@ -996,19 +1030,19 @@ func (g engine[T]) Potrf(uplo core.Uplo, a core.Strided[T], info []int32) error 
 func TestConformance(t *testing.T) {
 	e := gpu(t)
 	cfg := conformance.Config{BatchDependent: true}
-	t.Run("float32", func(t *testing.T) { conformance.PotrfTest[float32](t, engine[float32]{e, Options{}}, cfg) })
+	t.Run("float32", func(t *testing.T) { conformance.PotrfTest[float32](t, engine[float32]{e: e, opt: Options{}}, cfg) })
 	t.Run("float32/3xTF32", func(t *testing.T) {
-		conformance.PotrfTest[float32](t, engine[float32]{e, Options{Precision: Split3TF32, PanelWidth: 64}}, cfg)
+		conformance.PotrfTest[float32](t, engine[float32]{e: e, opt: Options{Precision: Split3TF32, PanelWidth: 64}}, cfg)
 	})
-	t.Run("float64", func(t *testing.T) { conformance.PotrfTest[float64](t, engine[float64]{e, Options{}}, cfg) })
-	t.Run("complex64", func(t *testing.T) { conformance.PotrfTest[complex64](t, engine[complex64]{e, Options{}}, cfg) })
+	t.Run("float64", func(t *testing.T) { conformance.PotrfTest[float64](t, engine[float64]{e: e, opt: Options{}}, cfg) })
+	t.Run("complex64", func(t *testing.T) { conformance.PotrfTest[complex64](t, engine[complex64]{e: e, opt: Options{}}, cfg) })
 	t.Run("complex128", func(t *testing.T) {
-		conformance.PotrfTest[complex128](t, engine[complex128]{e, Options{PanelWidth: 64}}, cfg)
+		conformance.PotrfTest[complex128](t, engine[complex128]{e: e, opt: Options{PanelWidth: 64}}, cfg)
 	})
 }
 
 // TestKernelResources loads every instantiation (4 types × 2 triangles, and
-// the split writer for float32) and fails on any local memory (spills or a
+// the split writer for float32; the tiled driver's kernel too) and fails on any local memory (spills or a
 // stack array), printing registers, shared memory and occupancy for each.
 func TestKernelResources(t *testing.T) {
 	e := gpu(t)
@@ -1048,8 +1082,11 @@ func TestKernelResources(t *testing.T) {
 		}
 		for i, k := range r.ks {
 			threads := 256
-			if i == 0 {
+			switch i {
+			case 0:
 				threads = diagThreads(r.dt)
+			case tiledKernel:
+				threads = tiledThreads
 			}
 			gputest.CheckResources(t, k, threads, 0)
 		}
@@ -1072,6 +1109,8 @@ var timingCases = []timingCase{
 	// Single matrices at n ≤ 1024, where float64 must beat the vendor
 	// (no float32 target: 0).
 	{256, 1, 0}, {512, 1, 0}, {1024, 1, 0},
+	// Medium orders at few matrices, where the tiled driver competes.
+	{128, 1, 0}, {192, 1, 0}, {384, 1, 0}, {768, 1, 0}, {256, 4, 0}, {512, 2, 0},
 }
 
 // genSource fills test matrices on the device, so that n = 32768 needs no
@@ -1214,6 +1253,20 @@ func timeCase[T float32 | float64](t *testing.T, e *env, sv *cuda.Solver, gen []
 		}
 		arms = append(arms, &arm{name, dst, info, func() error {
 			return Potrf[T](e.s, e.blas, uplo, n, dst, n, int64(n)*int64(n), count, info, ws, opt)
+		}})
+	}
+	for _, g := range strings.Split(*gridFlag, ",") {
+		if n > 4096 {
+			break
+		}
+		blocks, err := strconv.Atoi(strings.TrimSpace(g))
+		if err != nil {
+			t.Fatalf("-blocked.grid: %v", err)
+		}
+		dst, info := gputest.Alloc(t, e.s, bytesPerCall), gputest.Alloc(t, e.s, 4*int64(count))
+		ws := tiledWorkspace(t, e, dt, n, count)
+		arms = append(arms, &arm{fmt.Sprintf("tiled/%d", blocks), dst, info, func() error {
+			return PotrfTiled[T](e.s, uplo, n, dst, n, int64(n)*int64(n), count, info, ws, TiledOptions{Blocks: blocks})
 		}})
 	}
 	{

@@ -1,0 +1,148 @@
+package cholblocked
+
+// This file is the tiled driver, PotrfTiled: the whole factorization in one
+// launch of chol_tiled (blocked.cu says how its blocks share the work), for
+// few matrices of medium order, where the blocked driver's chain of three
+// launches per panel is most of its time.
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/batchlas/batchlas/internal/core"
+	"github.com/batchlas/batchlas/internal/cuda"
+	"github.com/batchlas/batchlas/internal/gpu/batcharg"
+)
+
+// TileWidth is the order of chol_tiled's tiles, for every type.
+const TileWidth = 32
+
+// tiledThreads is chol_tiled's block size: 16×8 threads, 4×2 entries of a
+// tile product each.
+const tiledThreads = 128
+
+// TiledOptions tunes PotrfTiled; the zero value is the default.
+type TiledOptions struct {
+	// Blocks is the grid size: 0 picks DefaultTiledBlocks. Any positive
+	// size is correct (one block factors everything in ticket order).
+	Blocks int
+}
+
+// DefaultTiledBlocks is the grid PotrfTiled launches on a device of sms
+// multiprocessors when TiledOptions.Blocks is 0.
+func DefaultTiledBlocks(sms int) int { return 2 * max(sms, 1) }
+
+// tiledLayout is where PotrfTiled's scratch lies: the ticket counter and
+// the tiles' flags (int32, cleared before each launch), then one inverse
+// per diagonal tile.
+type tiledLayout struct {
+	nt      int   // tiles per side
+	tiles   int64 // lower tiles of all matrices: the tickets
+	xOff    int64 // byte offset of the inverses
+	xStride int64 // elements per matrix: nt·TileWidth²
+	bytes   int64
+}
+
+func newTiledLayout(dt cuda.DType, n, count int) tiledLayout {
+	nt := (n + TileWidth - 1) / TileWidth
+	l := tiledLayout{nt: nt, tiles: int64(nt) * int64(nt+1) / 2 * int64(count)}
+	l.xOff = roundUp(4*(1+l.tiles), 256)
+	l.xStride = int64(nt) * TileWidth * TileWidth
+	l.bytes = roundUp(l.xOff+l.xStride*int64(count)*int64(dt.Size()), 256)
+	return l
+}
+
+// TiledWorkspaceSize is the scratch PotrfTiled needs, in bytes, for count
+// n×n matrices of type dt: 4 bytes per tile of the lower triangles and one
+// TileWidth² inverse per diagonal tile (n = 1024, float64: 280 KiB a
+// matrix). It returns an error for arguments PotrfTiled refuses.
+func TiledWorkspaceSize(dt cuda.DType, n, count int) (int64, error) {
+	if err := CanRunTiled(dt, n, count); err != nil {
+		return 0, err
+	}
+	if n == 0 || count == 0 {
+		return 0, nil
+	}
+	return newTiledLayout(dt, n, count).bytes, nil
+}
+
+// CanRunTiled reports whether PotrfTiled factors count matrices of order n
+// of type dt: nil, or an error wrapping core.ErrUnsupported (2³⁰ lower
+// tiles or more, which the int32 ticket counter cannot hand out) or
+// core.ErrShape / core.ErrArgument.
+func CanRunTiled(dt cuda.DType, n, count int) error {
+	if err := CanRun(dt, n, Options{}); err != nil {
+		return err
+	}
+	if count < 0 {
+		return fmt.Errorf("%w: cholblocked: count = %d must not be negative", core.ErrShape, count)
+	}
+	if tiles := newTiledLayout(dt, n, count).tiles; tiles > math.MaxInt32/2 {
+		// The counter runs to tiles plus the grid in an int32.
+		return fmt.Errorf("%w: cholblocked: %d matrices of order %d make %d tiles, more than 2³⁰", core.ErrUnsupported, count, n, tiles)
+	}
+	return nil
+}
+
+// checkTiled validates PotrfTiled's arguments.
+func checkTiled(dt cuda.DType, uplo core.Uplo, n int, a cuda.DevicePtr, lda int, stride int64, count int, info cuda.DevicePtr, ws Workspace, opt TiledOptions) error {
+	if err := CanRunTiled(dt, n, max(count, 0)); err != nil {
+		return err
+	}
+	if err := batcharg.Factor("cholblocked", dt, uplo, n, a, lda, stride, count, info); err != nil {
+		return err
+	}
+	if opt.Blocks < 0 || opt.Blocks > math.MaxInt32 {
+		return fmt.Errorf("%w: cholblocked: %d blocks", core.ErrArgument, opt.Blocks)
+	}
+	if n == 0 || count == 0 {
+		return nil
+	}
+	l := newTiledLayout(dt, n, count)
+	switch {
+	case ws.Bytes < l.bytes:
+		return fmt.Errorf("%w: cholblocked: workspace of %d bytes, %d needed (TiledWorkspaceSize)", core.ErrArgument, ws.Bytes, l.bytes)
+	case ws.Ptr == 0 || uintptr(ws.Ptr)%256 != 0:
+		return fmt.Errorf("%w: cholblocked: workspace at %#x, must be a non-null 256-byte aligned address", core.ErrArgument, uintptr(ws.Ptr))
+	}
+	return nil
+}
+
+// PotrfTiled queues on s the same factorization as Potrf, with the same
+// contract for a, info and failures, in one kernel launch (after clearing
+// the workspace's flags) and without cuBLAS: tiles of TileWidth columns,
+// each factored by one block once the tiles it reads are final. ws is
+// TiledWorkspaceSize bytes of scratch the call may use until s has run it.
+// A matrix's result does not depend on the batch or on opt.
+func PotrfTiled[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n int, a cuda.DevicePtr, lda int, stride int64, count int, info cuda.DevicePtr, ws Workspace, opt TiledOptions) error {
+	dt := cuda.DTypeOf[T]()
+	if s == nil {
+		return fmt.Errorf("%w: cholblocked: nil stream", core.ErrArgument)
+	}
+	if err := checkTiled(dt, uplo, n, a, lda, stride, count, info, ws, opt); err != nil {
+		return err
+	}
+	if count == 0 {
+		return nil
+	}
+	if n == 0 {
+		return cuda.MemsetD32(s, info, 0, int64(count))
+	}
+	ks, err := kernels(s.Context(), dt, uplo)
+	if err != nil {
+		return err
+	}
+	l := newTiledLayout(dt, n, count)
+	if err := cuda.MemsetD32(s, ws.Ptr, 0, 1+l.tiles); err != nil {
+		return err
+	}
+	blocks := int64(opt.Blocks)
+	if blocks == 0 {
+		blocks = int64(DefaultTiledBlocks(s.Context().Device.SMs))
+	}
+	blocks = min(blocks, l.tiles)
+	var args cuda.Args
+	args.Ptr(a).Int64(int64(lda)).Int64(stride).Int32(int32(n)).Int32(int32(count)).
+		Ptr(info).Ptr(ws.Ptr).Ptr(ws.Ptr.Add(l.xOff))
+	return cuda.LaunchArgs(s, ks[tiledKernel], [3]uint32{uint32(blocks), 1, 1}, [3]uint32{tiledThreads, 1, 1}, 0, &args)
+}

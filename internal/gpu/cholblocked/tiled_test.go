@@ -1,0 +1,161 @@
+package cholblocked
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/batchlas/batchlas/internal/conformance"
+	"github.com/batchlas/batchlas/internal/core"
+	"github.com/batchlas/batchlas/internal/cuda"
+	"github.com/batchlas/batchlas/internal/gpu/gputest"
+)
+
+func TestTiledArguments(t *testing.T) {
+	const a, info, ws = cuda.DevicePtr(1 << 20), cuda.DevicePtr(1 << 24), cuda.DevicePtr(1 << 30)
+	need, err := TiledWorkspaceSize(cuda.Float64, 100, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 4 lower tiles a side: 10 tiles a matrix, 50 flags and the counter;
+	// 4 inverses of 32×32 doubles a matrix.
+	if want := roundUp(4*51, 256) + 5*4*32*32*8; need != want {
+		t.Errorf("TiledWorkspaceSize(float64, 100, 5) = %d, want %d", need, want)
+	}
+	w := Workspace{ws, need}
+	if err := checkTiled(cuda.Float64, core.Lower, 100, a, 101, 10100, 5, info, w, TiledOptions{}); err != nil {
+		t.Fatalf("valid call refused: %v", err)
+	}
+	for name, tc := range map[string]struct {
+		dt     cuda.DType
+		n      int
+		ws     Workspace
+		blocks int
+		want   error
+	}{
+		"negative n":      {cuda.Float64, -1, w, 0, core.ErrShape},
+		"bad dtype":       {cuda.DType(9), 100, w, 0, core.ErrArgument},
+		"small workspace": {cuda.Float64, 100, Workspace{ws, need - 1}, 0, core.ErrArgument},
+		"odd workspace":   {cuda.Float64, 100, Workspace{ws + 8, need}, 0, core.ErrArgument},
+		"negative blocks": {cuda.Float64, 100, w, -1, core.ErrArgument},
+	} {
+		if err := checkTiled(tc.dt, core.Lower, tc.n, a, 101, 10100, 5, info, tc.ws, TiledOptions{Blocks: tc.blocks}); !errors.Is(err, tc.want) {
+			t.Errorf("%s: %v, want %v", name, err, tc.want)
+		}
+	}
+	// 2³⁰ tiles or more do not fit the int32 ticket counter.
+	if err := checkTiled(cuda.Float32, core.Lower, 64, a, 64, 4096, 1<<29, info, Workspace{ws, 1 << 40}, TiledOptions{}); !errors.Is(err, core.ErrUnsupported) {
+		t.Errorf("2³⁰ tiles: %v", err)
+	}
+	if n, err := TiledWorkspaceSize(cuda.Float32, 0, 3); n != 0 || err != nil {
+		t.Errorf("n = 0: %d, %v", n, err)
+	}
+}
+
+// tiledWorkspace allocates what PotrfTiled needs for the call.
+func tiledWorkspace(t testing.TB, e *env, dt cuda.DType, n, count int) Workspace {
+	t.Helper()
+	bytes, err := TiledWorkspaceSize(dt, n, count)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Workspace{Ptr: gputest.Alloc(t, e.s, max(bytes, 1)), Bytes: bytes}
+}
+
+// TestPotrfTiled checks the tiled driver as TestPotrf checks the blocked
+// one, for every type, both triangles and sizes on both sides of the tile
+// edges, with one block (every tile in ticket order), three and the default
+// grid: info, residuals, failures and untouched memory per CheckFactors, and
+// the same bits in the batch as alone and whatever the grid.
+func TestPotrfTiled(t *testing.T) {
+	e := gpu(t)
+	t.Run("float32", func(t *testing.T) { testPotrfTiled[float32](t, e) })
+	t.Run("float64", func(t *testing.T) { testPotrfTiled[float64](t, e) })
+	t.Run("complex64", func(t *testing.T) { testPotrfTiled[complex64](t, e) })
+	t.Run("complex128", func(t *testing.T) { testPotrfTiled[complex128](t, e) })
+}
+
+func testPotrfTiled[T core.Scalar](t *testing.T, e *env) {
+	dt := cuda.DTypeOf[T]()
+	const ts = TileWidth
+	sizes := []int{1, 2, ts - 1, ts, ts + 1, 2*ts - 1, 2 * ts, 2*ts + 1, 3*ts + 1, 160, 255, 257, 320}
+	if testing.Short() {
+		sizes = []int{ts + 1, 3*ts + 1, 257}
+	}
+	for _, uplo := range []core.Uplo{core.Lower, core.Upper} {
+		worst, worstN := 0.0, 0
+		for _, n := range sizes {
+			t.Run(fmt.Sprintf("%v/n=%d", uplo, n), func(t *testing.T) {
+				count := 30
+				if n > 256 {
+					count = 10
+				}
+				ws := tiledWorkspace(t, e, dt, n, count)
+				var first []T
+				for _, blocks := range []int{0, 1, 3} {
+					opt := TiledOptions{Blocks: blocks}
+					var out []T
+					r := factorCase[T](t, e, uplo, n, count, ts, uint64(1000*n)+uint64(uplo), true,
+						func(a cuda.DevicePtr, lda int, stride int64, count int, info cuda.DevicePtr) error {
+							err := PotrfTiled[T](e.s, uplo, n, a, lda, stride, count, info, ws, opt)
+							if err == nil && count > 1 {
+								out = gputest.Download[T](t, e.s, a, int(stride)*count)
+							}
+							return err
+						})
+					if r > worst {
+						worst, worstN = r, n
+					}
+					if first == nil {
+						first = out
+					} else if !bytes.Equal(gputest.AsBytes(first), gputest.AsBytes(out)) {
+						t.Errorf("%d blocks: other bits than the default grid's", blocks)
+					}
+				}
+			})
+		}
+		t.Logf("%s %v: worst ‖A − L·Lᴴ‖₁/(n·eps·‖A‖₁) = %.3f (n = %d; bound 20)", core.TypeName[T](), uplo, worst, worstN)
+	}
+}
+
+// TestConformanceTiled runs the shared Potrf suite on the tiled driver,
+// whose results do not depend on the batch.
+func TestConformanceTiled(t *testing.T) {
+	e := gpu(t)
+	t.Run("float32", func(t *testing.T) {
+		conformance.PotrfTest[float32](t, engine[float32]{e: e, tiled: true}, conformance.Config{})
+	})
+	t.Run("float64", func(t *testing.T) {
+		conformance.PotrfTest[float64](t, engine[float64]{e: e, tiled: true}, conformance.Config{})
+	})
+	t.Run("complex64", func(t *testing.T) {
+		conformance.PotrfTest[complex64](t, engine[complex64]{e: e, tiled: true}, conformance.Config{})
+	})
+	t.Run("complex128", func(t *testing.T) {
+		conformance.PotrfTest[complex128](t, engine[complex128]{e: e, tiled: true}, conformance.Config{})
+	})
+}
+
+// TestAccuracyTiled holds float32 tiled factorizations to the GPU MODE
+// bound on TestAccuracy's input families.
+func TestAccuracyTiled(t *testing.T) {
+	e := gpu(t)
+	sizes := []int{200, 320, 512, 1024}
+	if testing.Short() {
+		sizes = []int{320}
+	}
+	for _, n := range sizes {
+		for _, kind := range []string{"dense", "lowrank", "rowscale", "diagonal", "spectrum"} {
+			mats := gpuModeInputs(kind, n, 2)
+			for _, uplo := range []core.Uplo{core.Lower, core.Upper} {
+				t.Run(fmt.Sprintf("%s/n=%d/%v", kind, n, uplo), func(t *testing.T) {
+					accuracyCase(t, e, mats, uplo, func(a cuda.DevicePtr, lda int, stride int64, count int, info cuda.DevicePtr) error {
+						ws := tiledWorkspace(t, e, cuda.Float32, n, count)
+						return PotrfTiled[float32](e.s, uplo, n, a, lda, stride, count, info, ws, TiledOptions{})
+					})
+				})
+			}
+		}
+	}
+}
