@@ -305,6 +305,18 @@ func CanRun(dtype cuda.DType, n int, opt Options) error {
 	return nil
 }
 
+// check validates ws for a call that needs need bytes, as sizer computes
+// them.
+func (ws Workspace) check(need int64, sizer string) error {
+	switch {
+	case ws.Bytes < need:
+		return fmt.Errorf("%w: cholblocked: workspace of %d bytes, %d needed (%s)", core.ErrArgument, ws.Bytes, need, sizer)
+	case ws.Ptr == 0 || uintptr(ws.Ptr)%256 != 0:
+		return fmt.Errorf("%w: cholblocked: workspace at %#x, must be a non-null 256-byte aligned address", core.ErrArgument, uintptr(ws.Ptr))
+	}
+	return nil
+}
+
 // checkSide validates Options.Side against the main stream s.
 func checkSide(s *cuda.Stream, side *Side) error {
 	switch {
@@ -333,12 +345,8 @@ func check(dt cuda.DType, uplo core.Uplo, n int, a cuda.DevicePtr, lda int, stri
 	if n == 0 || count == 0 {
 		return nil
 	}
-	l := newLayout(dt, uplo, n, count, opt)
-	switch {
-	case ws.Bytes < l.bytes:
-		return fmt.Errorf("%w: cholblocked: workspace of %d bytes, %d needed (WorkspaceSize)", core.ErrArgument, ws.Bytes, l.bytes)
-	case ws.Ptr == 0 || uintptr(ws.Ptr)%256 != 0:
-		return fmt.Errorf("%w: cholblocked: workspace at %#x, must be a non-null 256-byte aligned address", core.ErrArgument, uintptr(ws.Ptr))
+	if err := ws.check(newLayout(dt, uplo, n, count, opt).bytes, "WorkspaceSize"); err != nil {
+		return err
 	}
 	if tiles := (int64(n) + int64(applyTileRows(dt)) - 1) / int64(applyTileRows(dt)); tiles*int64(count) > math.MaxInt32 {
 		return fmt.Errorf("%w: cholblocked: %d matrices of order %d need more than 2³¹ − 1 blocks per panel", core.ErrUnsupported, count, n)

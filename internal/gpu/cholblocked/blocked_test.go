@@ -1255,10 +1255,11 @@ func timeCase[T float32 | float64](t *testing.T, e *env, sv *cuda.Solver, gen []
 			return Potrf[T](e.s, e.blas, uplo, n, dst, n, int64(n)*int64(n), count, info, ws, opt)
 		}})
 	}
-	for _, g := range strings.Split(*gridFlag, ",") {
-		if n > 4096 {
-			break
-		}
+	grids := strings.Split(*gridFlag, ",")
+	if n > 4096 {
+		grids = nil // the tiled driver is routed up to 4096
+	}
+	for _, g := range grids {
 		blocks, err := strconv.Atoi(strings.TrimSpace(g))
 		if err != nil {
 			t.Fatalf("-blocked.grid: %v", err)
