@@ -243,10 +243,26 @@ __device__ __forceinline__ void store_block(T* am, long long lda, const T (*s_a)
 // A11 − D11, for one matrix per block of NT threads, and writes L11 over
 // A11 (its uplo triangle only), info, and X = L11⁻¹ to x (NB×NB per matrix,
 // column-major) when x is not null.
+//
+// Launch bounds. For double, a minimum of one block per multiprocessor
+// changes ptxas's schedule (106 → 98 registers, CUDA 13) and the exact
+// driver took 7–16 % less time at n = 256…4096, one to 60 matrices, on
+// the H200 (TestTiming, one process per variant, cuSOLVER's times within
+// 1 %). For float the same bound gave 101 registers instead of 80, two
+// blocks a multiprocessor instead of three, and 7 % more time at n = 512,
+// 640 matrices; it gained 1–5 % at one or two matrices. 0 leaves ptxas's
+// default (no .minnctapersm); complex was not measured and keeps it.
+template <typename T> struct diag_min_blocks {
+    static constexpr int value = 0;
+};
+template <> struct diag_min_blocks<double> {
+    static constexpr int value = 1;
+};
+
 template <typename T, int NB, int NT, bool UPPER>
-__global__ void __launch_bounds__(NT) chol_diag(T* __restrict__ a, long long lda, long long stride,
-                                                const T* __restrict__ d, long long ldd, long long dstride,
-                                                T* __restrict__ x, int* __restrict__ info, int j0, int w, int first) {
+__global__ void __launch_bounds__(NT, diag_min_blocks<T>::value)
+    chol_diag(T* __restrict__ a, long long lda, long long stride, const T* __restrict__ d, long long ldd,
+              long long dstride, T* __restrict__ x, int* __restrict__ info, int j0, int w, int first) {
     using R = typename real_of<T>::type;
     __shared__ T s_a[NB][NB + 1]; // A11 − D11, then L(r, c) at [r][c]; the pitch keeps row and column walks conflict-free
     __shared__ T s_x[NB][NB + 1]; // X(r, c) at [r][c]
@@ -437,11 +453,24 @@ __global__ void __launch_bounds__(kApplyThreads) chol_apply(T* __restrict__ a, l
 // 6.8), the tile solve 2.2, the hand-over from the previous diagonal task
 // 0.7, the update 0.7 and the stores 1.2. Tried in factor_block and not
 // faster: one 32-pivot warp pass (8.4–9.0 µs), that pass without branches
-// (7.9), and with the next pivot's 1/√d moved ahead of the other updates
-// (15.1). Open: a first version with (j, j−1) a task of its own timed 118
-// µs at n = 256 and 488 at n = 1024 in one run, this one 151 and 601 in
-// the next (bench/results/h200/session9/early-timing.txt); runs differ by
-// about ±20 %, and the two were never timed side by side.
+// (7.9), with the next pivot's 1/√d moved ahead of the other updates
+// (15.1), and with the pivot column passed through shared memory instead
+// of shuffles and X formed after the pass (15 % slower at n = 256…1024).
+//
+// Registers. With __launch_bounds__(NT) alone, ptxas gave the float64 Lower
+// instantiation 128 registers (Upper 160) and it ran 1.4× slower than
+// Upper: 152 against 110 µs at n = 256 (H200, CUDA 13). Given more (181,
+// under a 200-register cap) it ran as fast as Upper. A minimum of one block
+// per multiprocessor lifts the heuristic's ceiling: float64 168 (Lower) and
+// 184 (Upper) registers, 112 and 110 µs; float32 unchanged in time (116 and
+// 128 registers), complex 154–236, no local memory. Two blocks a
+// multiprocessor, the default grid, still fit every type.
+//
+// A first version with (j, j−1) a task of its own timed 118 µs at
+// n = 256 and 488 at n = 1024 (float64 Lower), this one 151 and 601 in the
+// next call (bench/results/h200/session9/early-timing.txt); with the
+// registers above this one takes 111 and 438, so the gap was most likely
+// the register allocation (the two were never timed side by side).
 //
 // Workspace: tickets[0] the counter and tickets[1 + f] tile f's flag, zero
 // at launch (the host clears them); x, X_j per diagonal tile.
@@ -562,9 +591,9 @@ template <typename T, int TS> struct Tile {
 };
 
 template <typename T, int TS, int NT, bool UPPER>
-__global__ void __launch_bounds__(NT) chol_tiled(T* __restrict__ a, long long lda, long long stride, int n, int count,
-                                                 int* __restrict__ info, int* __restrict__ tickets,
-                                                 T* __restrict__ x) {
+__global__ void __launch_bounds__(NT, 1) chol_tiled(T* __restrict__ a, long long lda, long long stride, int n, int count,
+                                                    int* __restrict__ info, int* __restrict__ tickets,
+                                                    T* __restrict__ x) {
     using R = typename real_of<T>::type;
     static_assert(NT == 128 && TS == 32, "Tile's layout: 16×8 threads, 4×2 entries each");
     __shared__ T s_a[TS][TS + 1];
