@@ -7,8 +7,8 @@
 // left-looking factorization in one launch with no library, 32×32 tiles
 // handed to blocks by a ticket counter, which is faster where the chain of
 // launches is most of the time: on the H200, for float32 and float64 alike,
-// n = 256 and 512 at 1 to 16 matrices, 1024 at 1 to 8, 2048 at 1 or 2 (the
-// routing tables, tuned/).
+// n = 256 and 512 at 1 to 16 matrices, 1024 at 1 to 8, 2048 at 1 or 2, and
+// float64 Lower at n = 128 too (the routing tables, tuned/).
 //
 // # Algorithm
 //
