@@ -449,13 +449,14 @@ __global__ void __launch_bounds__(kApplyThreads) chol_apply(T* __restrict__ a, l
 // and drain on an idle GPU; for float64 below n = 2048 that chain is the
 // whole time (about 27 µs a 32-column panel against cuSOLVER's 15). Here a
 // float64 column cost 13 µs on the H200 at batch 1 (session 9, before the
-// register change below; globaltimer stamps at n = 128…1024): factor_block 7.8 (of which its two 16-pivot warp passes
-// 6.8), the tile solve 2.2, the hand-over from the previous diagonal task
-// 0.7, the update 0.7 and the stores 1.2. Tried in factor_block and not
-// faster: one 32-pivot warp pass (8.4–9.0 µs), that pass without branches
-// (7.9), with the next pivot's 1/√d moved ahead of the other updates
-// (15.1), and with the pivot column passed through shared memory instead
-// of shuffles and X formed after the pass (15 % slower at n = 256…1024).
+// register change below; globaltimer stamps at n = 128…1024): factor_block
+// 7.8 (of which its two 16-pivot warp passes 6.8), the tile solve 2.2, the
+// hand-over from the previous diagonal task 0.7, the update 0.7 and the
+// stores 1.2. Tried in factor_block and not faster: one 32-pivot warp pass
+// (8.4–9.0 µs), that pass without branches (7.9), with the next pivot's 1/√d
+// moved ahead of the other updates (15.1), and with the pivot column passed
+// through shared memory instead of shuffles and X formed after the pass
+// (15 % slower at n = 256…1024).
 //
 // Registers. With __launch_bounds__(NT) alone, ptxas gave the float64 Lower
 // instantiation 128 registers (Upper 160) and it ran 1.4× slower than
