@@ -149,7 +149,9 @@ func potrfArm[T Scalar](q *Queue, name string, uplo Uplo, a *Batch[T], st cuda.D
 	case "native:cta":
 		return potrf.PotrfCTA[T](q.gpu.stream, uplo, a.rows, a.devPtr(), a.ld, int64(a.stride), a.count, st)
 	case "native:tiled":
-		return tiledPotrf(q, uplo, a, st)
+		return tiledPotrf(q, uplo, a, st, cholblocked.TiledOptions{})
+	case "native:tiled:prec=tf32x3":
+		return tiledPotrf(q, uplo, a, st, cholblocked.TiledOptions{Precision: cholblocked.Split3TF32})
 	case "native:blocked":
 		return blockedPotrf(q, uplo, a, st, cholblocked.Options{})
 	case "native:blocked:prec=tf32x3":
@@ -189,7 +191,7 @@ func blockedPotrf[T Scalar](q *Queue, uplo Uplo, a *Batch[T], st cuda.DevicePtr,
 
 // tiledPotrf factors with the native one-launch tiled driver; its scratch
 // (flags and the diagonal tiles' inverses) is freed at Wait.
-func tiledPotrf[T Scalar](q *Queue, uplo Uplo, a *Batch[T], st cuda.DevicePtr) error {
+func tiledPotrf[T Scalar](q *Queue, uplo Uplo, a *Batch[T], st cuda.DevicePtr, opt cholblocked.TiledOptions) error {
 	bytes, err := cholblocked.TiledWorkspaceSize(cuda.DTypeOf[T](), a.rows, a.count)
 	if err != nil {
 		return err
@@ -199,7 +201,7 @@ func tiledPotrf[T Scalar](q *Queue, uplo Uplo, a *Batch[T], st cuda.DevicePtr) e
 		return err
 	}
 	return cholblocked.PotrfTiled[T](q.gpu.stream, uplo, a.rows, a.devPtr(), a.ld, int64(a.stride), a.count, st,
-		cholblocked.Workspace{Ptr: ws, Bytes: bytes}, cholblocked.TiledOptions{})
+		cholblocked.Workspace{Ptr: ws, Bytes: bytes}, opt)
 }
 
 // lookAhead reports whether the blocked driver overlaps its outer products

@@ -84,6 +84,19 @@ func TestTiledCandidate(t *testing.T) {
 	if _, err := r.Choose(call, "native:tiled"); !errors.Is(err, core.ErrUnsupported) {
 		t.Errorf("on the host: %v", err)
 	}
+	// Split-TF32 tile products: float32 only, up to maxTiledSplitN.
+	split := Call{Op: "potrf", DType: "float32", Device: h200Bare, N: maxTiledSplitN, Batch: 1, Uplo: "U"}
+	if d, err := r.Choose(split, "native:tiled:prec=tf32x3"); err != nil || d.Candidate.Name != "native:tiled:prec=tf32x3" {
+		t.Errorf("float32 n = %d: %v %s", split.N, err, d)
+	}
+	split.N++
+	if _, err := r.Choose(split, "native:tiled:prec=tf32x3"); !errors.Is(err, core.ErrUnsupported) || !strings.Contains(err.Error(), "routed up to n = 8192") {
+		t.Errorf("float32 n = %d: %v", split.N, err)
+	}
+	split.N, split.DType = 100, "float64"
+	if _, err := r.Choose(split, "native:tiled:prec=tf32x3"); !errors.Is(err, core.ErrUnsupported) {
+		t.Errorf("float64: %v", err)
+	}
 }
 
 // TestComposedPosv: Posv's native:composed runs any order on a GPU with

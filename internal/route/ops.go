@@ -47,7 +47,8 @@ func Builtin() []*Op {
 			{Name: "native:tiny", CanRun: nativeUpTo(potrfgpu.MaxN)},
 			{Name: "native:warp", CanRun: warpCanRun},
 			{Name: "native:cta", CanRun: ctaCanRun},
-			{Name: "native:tiled", CanRun: tiledCanRun},
+			{Name: "native:tiled", CanRun: tiledCanRun(cholblocked.Exact)},
+			{Name: "native:tiled:prec=tf32x3", CanRun: tiledCanRun(cholblocked.Split3TF32)},
 			{Name: "native:blocked", CanRun: blockedCanRun(cholblocked.Exact)},
 			{Name: "native:blocked:prec=tf32x3", CanRun: blockedCanRun(cholblocked.Split3TF32)},
 			{Name: "vendor", CanRun: vendorCanRun},
@@ -129,22 +130,36 @@ func ctaCanRun(c Call) error {
 }
 
 // maxTiledN is the largest order routed to the tiled driver. It factors
-// any order, but its tile products run on the CUDA cores: at float32
-// n = 4096 and one matrix it took 4242 µs against the blocked driver's
-// 3460 (session 9), and above that the blocked driver's cuBLAS products
-// (tensor cores for 3xTF32) only gain. The ceiling also keeps tuning short.
-const maxTiledN = 4096
+// any order, but with exact products its tile products run on the CUDA
+// cores: at float32 n = 4096 and one matrix it took 4242 µs against the
+// blocked driver's 3460 (session 9), and above that the blocked driver's
+// cuBLAS products (tensor cores for 3xTF32) only gain. The ceiling also
+// keeps tuning short. With split-TF32 tile products (tensor cores) the
+// ceiling is maxTiledSplitN.
+const (
+	maxTiledN      = 4096
+	maxTiledSplitN = 8192
+)
 
-// tiledCanRun accepts calls the one-launch tiled Cholesky driver takes:
-// any type, n ≤ maxTiledN, no library needed.
-func tiledCanRun(c Call) error {
-	if !c.Device.GPU() {
-		return errors.New("native kernels run on a GPU")
+// tiledCanRun accepts calls the one-launch tiled Cholesky driver takes with
+// precision p: n up to its ceiling, no library needed.
+func tiledCanRun(p cholblocked.Precision) func(Call) error {
+	return func(c Call) error {
+		if !c.Device.GPU() {
+			return errors.New("native kernels run on a GPU")
+		}
+		limit := maxTiledN
+		if p == cholblocked.Split3TF32 {
+			limit = maxTiledSplitN
+		}
+		if c.N > limit {
+			return fmt.Errorf("the tiled driver (%v products) is routed up to n = %d, not %d", p, limit, c.N)
+		}
+		if err := cholblocked.CanRun(cudaDType(c.DType), c.N, cholblocked.Options{Precision: p}); err != nil {
+			return err
+		}
+		return cholblocked.CanRunTiled(cudaDType(c.DType), c.N, c.Batch)
 	}
-	if c.N > maxTiledN {
-		return fmt.Errorf("the tiled driver is routed up to n = %d, not %d", maxTiledN, c.N)
-	}
-	return cholblocked.CanRunTiled(cudaDType(c.DType), c.N, c.Batch)
 }
 
 // blockedCanRun accepts calls the blocked Cholesky driver takes with

@@ -467,6 +467,22 @@ __global__ void __launch_bounds__(kApplyThreads) chol_apply(T* __restrict__ a, l
 // 128 registers), complex 154–236, no local memory. Two blocks a
 // multiprocessor, the default grid, still fit every type.
 //
+// Split products (SPLIT, float only; TiledOptions.Precision). The tile
+// products run on the tensor cores as three TF32 products (SplitTile), and
+// the k loop keeps two steps of tile loads in flight with one barrier a
+// step. H200, float32 Lower, one process (session 11, TestTiming), exact
+// against split, µs: n = 2048 at 2 matrices 1167 → 803, n = 4096 at one
+// 3994 → 2246 (the blocked driver 3497, cuSOLVER's Xpotrf 1549), n = 1024
+// at 4 400 → 386; at one matrix and n ≤ 1024 split is 10–18 % slower (the
+// exact kernel keeps those rows). A step still costs about 1.4 µs of a
+// block at n = 8192 (15.1 ms against the blocked driver's 10.2), about 14
+// times the tensor cores' time for its products. Reading 32 steps' flags
+// from warp 0 (with SplitTile's two accumulators, one change) took 2–11 %
+// off at n ≥ 2048 against thread 0 reading each step's, and the second
+// step of loads in flight 2–8 % more: neither the flags nor the loads'
+// latency are most of a step. Registers: 234 (Lower) and 195 (Upper), two
+// blocks a multiprocessor, no local memory.
+//
 // A first version with (j, j−1) a task of its own timed 118 µs at
 // n = 256 and 488 at n = 1024 (float64 Lower), this one 151 and 601 in the
 // next call (bench/results/h200/session9/early-timing.txt); with the
@@ -555,33 +571,33 @@ __device__ __forceinline__ void store_tile(T* a, long long lda, const T (*s)[TS 
 }
 
 // A tile in registers: thread (tx, ty) of 16×8 holds rows ty + 8r,
-// columns tx + 16q.
+// columns tx + 16q, as v[r][q] (row(r, q), col(r, q)).
 template <typename T, int TS> struct Tile {
     static constexpr int RI = TS / 8, CQ = TS / 16;
     T v[RI][CQ];
-    __device__ __forceinline__ int row(int r) const { return threadIdx.x / 16 + 8 * r; }
-    __device__ __forceinline__ int col(int q) const { return threadIdx.x % 16 + 16 * q; }
-    __device__ __forceinline__ void from(const T (*s)[TS + 1]) {
+    __device__ __forceinline__ int row(int r, int) const { return threadIdx.x / 16 + 8 * r; }
+    __device__ __forceinline__ int col(int, int q) const { return threadIdx.x % 16 + 16 * q; }
+    template <int LD> __device__ __forceinline__ void from(const T (*s)[LD]) {
 #pragma unroll
         for (int r = 0; r < RI; ++r)
 #pragma unroll
-            for (int q = 0; q < CQ; ++q) v[r][q] = s[row(r)][col(q)];
+            for (int q = 0; q < CQ; ++q) v[r][q] = s[row(r, q)][col(r, q)];
     }
-    __device__ __forceinline__ void to(T (*s)[TS + 1]) const {
+    template <int LD> __device__ __forceinline__ void to(T (*s)[LD]) const {
 #pragma unroll
         for (int r = 0; r < RI; ++r)
 #pragma unroll
-            for (int q = 0; q < CQ; ++q) s[row(r)][col(q)] = v[r][q];
+            for (int q = 0; q < CQ; ++q) s[row(r, q)][col(r, q)] = v[r][q];
     }
-    // sub_mul: v −= P·Qᴴ (P, Q tiles in shared memory); add_mul: v += P·Qᴴ.
-    template <bool SUB> __device__ __forceinline__ void mul(const T (*p)[TS + 1], const T (*q)[TS + 1]) {
+    // mul<true>: v −= P·Qᴴ (P, Q tiles in shared memory); mul<false>: v += P·Qᴴ.
+    template <bool SUB, int LD> __device__ __forceinline__ void mul(const T (*p)[LD], const T (*q)[LD]) {
 #pragma unroll 8
         for (int u = 0; u < TS; ++u) {
             T pa[RI], qb[CQ];
 #pragma unroll
-            for (int r = 0; r < RI; ++r) pa[r] = p[row(r)][u];
+            for (int r = 0; r < RI; ++r) pa[r] = p[row(r, 0)][u];
 #pragma unroll
-            for (int c = 0; c < CQ; ++c) qb[c] = q[col(c)][u];
+            for (int c = 0; c < CQ; ++c) qb[c] = q[col(0, c)][u];
 #pragma unroll
             for (int r = 0; r < RI; ++r)
 #pragma unroll
@@ -591,12 +607,139 @@ template <typename T, int TS> struct Tile {
     }
 };
 
-template <typename T, int TS, int NT, bool UPPER>
+// tf32_bits rounds v to TF32 as split_tf32 does and returns its bits, an
+// operand of mma's .tf32 form.
+__device__ __forceinline__ unsigned tf32_bits(float v) { return (__float_as_uint(v) + 0x1000u) & 0xffffe000u; }
+
+// mma_tf32 is d += a·b for one m16n8k8 TF32 fragment set (PTX ISA's
+// fragment layouts for .m16n8k8 with .tf32).
+__device__ __forceinline__ void mma_tf32(float (&d)[4], const unsigned (&a)[4], unsigned b0, unsigned b1) {
+    asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+        "{%0, %1, %2, %3};"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}
+
+// SplitTile is a 32×32 float tile whose products run on the tensor cores
+// in split precision: P·Qᴴ = Ph·Qhᴴ + Ph·Qlᴴ + Pl·Qhᴴ with Ph the TF32
+// rounding of P (split_tf32) and Pl = P − Ph, of which the tensor cores
+// read only the TF32 part; the dropped terms are about 2⁻²² of |P|·|Q|, so
+// the tile keeps FP32 accuracy, as the blocked driver's Split3TF32 updates
+// do. Pl is not rounded by tf32_bits: for the NaN the GPU's arithmetic
+// makes (0x7fffffff) the rounding carries into the sign bit and gives −0,
+// so Ph is −0 and only Pl = NaN keeps the NaN in the product. Warp w holds rows 16(w/2) … +15
+// and columns 16(w mod 2) … +15 as two m16n8 accumulators, f = 0, 1:
+// v[2f + h][q] is row 16(w/2) + lane/4 + 8h, column 16(w mod 2) + 8f +
+// 2(lane mod 4) + q, mma's accumulator layout.
+struct SplitTile {
+    static constexpr int RI = 4, CQ = 2;
+    float v[RI][CQ];
+    __device__ __forceinline__ int row(int r, int) const {
+        return 16 * (threadIdx.x / 64) + (threadIdx.x % 32) / 4 + 8 * (r & 1);
+    }
+    __device__ __forceinline__ int col(int r, int q) const {
+        return 16 * ((threadIdx.x / 32) & 1) + 8 * (r >> 1) + 2 * (threadIdx.x % 4) + q;
+    }
+    template <int LD> __device__ __forceinline__ void from(const float (*s)[LD]) {
+#pragma unroll
+        for (int r = 0; r < RI; ++r)
+#pragma unroll
+            for (int q = 0; q < CQ; ++q) v[r][q] = s[row(r, q)][col(r, q)];
+    }
+    template <int LD> __device__ __forceinline__ void to(float (*s)[LD]) const {
+#pragma unroll
+        for (int r = 0; r < RI; ++r)
+#pragma unroll
+            for (int q = 0; q < CQ; ++q) s[row(r, q)][col(r, q)] = v[r][q];
+    }
+    // As Tile's: v −= P·Qᵀ (SUB) or v += P·Qᵀ, k = 8 columns of P and Q per
+    // step. A fragment of P (rows r0 + g, + 8; columns u + t, + 4) and two
+    // of Qᵀ (rows u + t, + 4; columns c0 + 8f + g), g = lane/4, t = lane mod 4.
+    template <bool SUB, int LD> __device__ __forceinline__ void mul(const float (*p)[LD], const float (*q)[LD]) {
+        const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
+        const int r0 = 16 * (threadIdx.x / 64), c0 = 16 * ((threadIdx.x / 32) & 1);
+        // Two accumulators, the Ph·Qhᴴ terms and the small ones, halve the
+        // chain of dependent mma instructions (a product at one matrix is
+        // on the critical path).
+        float acc[2][4], low[2][4];
+#pragma unroll
+        for (int f = 0; f < 2; ++f)
+#pragma unroll
+            for (int e = 0; e < 4; ++e) acc[f][e] = v[2 * f + e / 2][e % 2], low[f][e] = 0.0f;
+#pragma unroll
+        for (int u = 0; u < 32; u += 8) {
+            const float pa[4] = {p[r0 + g][u + t], p[r0 + g + 8][u + t], p[r0 + g][u + t + 4], p[r0 + g + 8][u + t + 4]};
+            unsigned ah[4], al[4];
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {
+                const float x = SUB ? -pa[e] : pa[e];
+                ah[e] = tf32_bits(x);
+                al[e] = __float_as_uint(x - __uint_as_float(ah[e]));
+            }
+#pragma unroll
+            for (int f = 0; f < 2; ++f) {
+                const float b0 = q[c0 + 8 * f + g][u + t], b1 = q[c0 + 8 * f + g][u + t + 4];
+                const unsigned h0 = tf32_bits(b0), h1 = tf32_bits(b1);
+                const unsigned l0 = __float_as_uint(b0 - __uint_as_float(h0)), l1 = __float_as_uint(b1 - __uint_as_float(h1));
+                mma_tf32(low[f], al, h0, h1);
+                mma_tf32(low[f], ah, l0, l1);
+                mma_tf32(acc[f], ah, h0, h1);
+            }
+        }
+#pragma unroll
+        for (int f = 0; f < 2; ++f)
+#pragma unroll
+            for (int e = 0; e < 4; ++e) v[2 * f + e / 2][e % 2] = acc[f][e] + low[f][e];
+    }
+};
+
+// Staged is one thread's share of a full-width TS×TS tile of L read from
+// global memory into registers (fetch), to be put in shared memory later:
+// the loads of the next tile are in flight while the block multiplies the
+// current one. Lower reads 8 rows × 4 columns a warp (32-byte pieces of
+// four columns), so that put's stores to rows of pitch TS + 4 fall in 32
+// different banks; Upper reads 32 columns of one row.
+template <int TS, int NT, bool UPPER> struct Staged {
+    static constexpr int S = TS * TS / NT;
+    float v[S];
+    __device__ __forceinline__ void at(int s, int& r, int& c) const {
+        const int e = threadIdx.x + s * NT, lane = e % 32, w = e / 32;
+        if (UPPER) {
+            r = w, c = lane;
+        } else {
+            r = lane % 8 + 8 * (w % 4), c = lane / 8 + 4 * (w / 4);
+        }
+    }
+    // fetch reads L(r0 + r, c0 + c), zero for r ≥ nr.
+    __device__ __forceinline__ void fetch(const float* a, long long lda, long long r0, long long c0, int nr) {
+#pragma unroll
+        for (int s = 0; s < S; ++s) {
+            int r, c;
+            at(s, r, c);
+            v[s] = r < nr ? ld_cg(a + nat<UPPER>(r0 + r, c0 + c, lda)) : 0.0f;
+        }
+    }
+    template <int LD> __device__ __forceinline__ void put(float (*s)[LD]) const {
+#pragma unroll
+        for (int i = 0; i < S; ++i) {
+            int r, c;
+            at(i, r, c);
+            s[r][c] = v[i];
+        }
+    }
+};
+
+// pick_type is std::conditional (NVRTC has no <type_traits>).
+template <bool B, typename X, typename Y> struct pick_type { using type = X; };
+template <typename X, typename Y> struct pick_type<false, X, Y> { using type = Y; };
+
+template <typename T, int TS, int NT, bool UPPER, bool SPLIT>
 __global__ void __launch_bounds__(NT, 1) chol_tiled(T* __restrict__ a, long long lda, long long stride, int n, int count,
                                                     int* __restrict__ info, int* __restrict__ tickets,
                                                     T* __restrict__ x) {
     using R = typename real_of<T>::type;
-    static_assert(NT == 128 && TS == 32, "Tile's layout: 16×8 threads, 4×2 entries each");
+    using TileT = typename pick_type<SPLIT, SplitTile, Tile<T, TS>>::type;
+    static_assert(NT == 128 && TS == 32, "Tile's layout: 16×8 threads, 4×2 entries each; SplitTile's: 4 warps of 16×16");
     __shared__ T s_a[TS][TS + 1];
     __shared__ T s_b[TS][TS + 1];
     __shared__ int s_ticket;
@@ -632,7 +775,7 @@ __global__ void __launch_bounds__(NT, 1) chol_tiled(T* __restrict__ a, long long
         // (i, c) this task makes: (i, j), or (j, j − 1) for a diagonal task.
         const int c = diag ? j - 1 : j;
         const int nr = min(TS, n - i * TS);
-        Tile<T, TS> cc, cd; // C, and the diagonal tile's own when diag
+        TileT cc, cd; // C, and the diagonal tile's own when diag
         if (c >= 0) {
             load_tile<T, TS, NT, UPPER>(s_a, am, lda, (long long)i * TS, (long long)c * TS, nr, TS, false);
             __syncthreads();
@@ -644,15 +787,84 @@ __global__ void __launch_bounds__(NT, 1) chol_tiled(T* __restrict__ a, long long
             cd.from(s_b);
         }
         __syncthreads();
+        if constexpr (SPLIT) {
+            // The same loop with later tiles' loads in flight during the
+            // products, and one barrier a step: during step k the tiles of
+            // step k + 1 go to the other shared buffers, whose last
+            // readers (step k − 1) passed the barrier that ended their
+            // step, and warp 0 has seen the flags of every step the next
+            // step loads before this step's barrier.
+            __shared__ float s_p[2][TS][TS + 4], s_q[2][TS][TS + 4]; // pitch TS + 4: mma's fragment loads hit 32 banks
+            if (c > 0) {
+                // Warp 0 reads the flags of 32 steps at once, one step a
+                // lane, and keeps in ready how many leading steps it has
+                // seen final: away from the front of the factorization a
+                // step's tiles are final long before, and its flags then
+                // cost no round trip to L2 of their own. It waits only for
+                // the steps the next fetch needs, as wait_flags would.
+                int ready = 0;
+                auto wait_steps = [&](int need) {
+                    if (tid < 32) {
+                        need = min(need, c);
+                        while (ready < need) {
+                            const int kk = ready + tid;
+                            const bool set =
+                                kk >= c || (ld_acquire(flag(i, kk, m)) != 0 && ld_acquire(flag(c, kk, m)) != 0);
+                            const unsigned seen = __ballot_sync(0xffffffffu, set);
+                            ready += seen == 0xffffffffu ? 32 : __ffs(~seen) - 1;
+                        }
+                    }
+                };
+                // Two register stages: step k + 2's loads are issued as
+                // step k's product starts and put in shared memory after
+                // step k + 1's, two products after (one was not enough to
+                // hide them: per step, L2 latency and the barrier were
+                // most of the time at n = 4096…8192).
+                Staged<TS, NT, UPPER> sp0, sq0, sp1, sq1;
+                auto fetch = [&](Staged<TS, NT, UPPER>& sp, Staged<TS, NT, UPPER>& sq, int k) {
+                    sp.fetch(am, lda, (long long)i * TS, (long long)k * TS, nr);
+                    sq.fetch(am, lda, (long long)c * TS, (long long)k * TS, TS);
+                };
+                // step k: S[k mod 2] holds step k's tiles, (np, nq) step
+                // k + 1's; (fp, fq) take step k + 2's.
+                auto step = [&](int k, Staged<TS, NT, UPPER>& fp, Staged<TS, NT, UPPER>& fq,
+                                const Staged<TS, NT, UPPER>& np, const Staged<TS, NT, UPPER>& nq) {
+                    const int b = k & 1;
+                    if (k + 2 < c) fetch(fp, fq, k + 2);
+                    cc.template mul<true>(s_p[b], s_q[b]);
+                    if (diag) cd.template mul<true>(s_p[b], s_p[b]); // row j of L is s_p here
+                    if (k + 1 < c) {
+                        np.put(s_p[b ^ 1]);
+                        nq.put(s_q[b ^ 1]);
+                    }
+                    wait_steps(k + 4);
+                    __syncthreads();
+                };
+                wait_steps(2);
+                __syncthreads();
+                fetch(sp0, sq0, 0);
+                if (c > 1) fetch(sp1, sq1, 1);
+                sp0.put(s_p[0]);
+                sq0.put(s_q[0]);
+                wait_steps(3);
+                __syncthreads();
 #pragma unroll 1
-        for (int k = 0; k < c; ++k) {
-            wait_flags(flag(i, k, m), flag(c, k, m));
-            load_tile<T, TS, NT, UPPER>(s_a, am, lda, (long long)i * TS, (long long)k * TS, nr, TS, false);
-            load_tile<T, TS, NT, UPPER>(s_b, am, lda, (long long)c * TS, (long long)k * TS, TS, TS, false);
-            __syncthreads();
-            cc.template mul<true>(s_a, s_b);
-            if (diag) cd.template mul<true>(s_a, s_a); // row j of L is s_a here
-            __syncthreads();
+                for (int k = 0; k < c; k += 2) {
+                    step(k, sp0, sq0, sp1, sq1);
+                    if (k + 1 < c) step(k + 1, sp1, sq1, sp0, sq0);
+                }
+            }
+        } else {
+#pragma unroll 1
+            for (int k = 0; k < c; ++k) {
+                wait_flags(flag(i, k, m), flag(c, k, m));
+                load_tile<T, TS, NT, UPPER>(s_a, am, lda, (long long)i * TS, (long long)k * TS, nr, TS, false);
+                load_tile<T, TS, NT, UPPER>(s_b, am, lda, (long long)c * TS, (long long)k * TS, TS, TS, false);
+                __syncthreads();
+                cc.template mul<true>(s_a, s_b);
+                if (diag) cd.template mul<true>(s_a, s_a); // row j of L is s_a here
+                __syncthreads();
+            }
         }
 
         int f = 0; // info so far: final for every column before the ones this task makes
@@ -671,12 +883,12 @@ __global__ void __launch_bounds__(NT, 1) chol_tiled(T* __restrict__ a, long long
                 for (int r = 0; r < cc.RI; ++r)
 #pragma unroll
                     for (int q = 0; q < cc.CQ; ++q)
-                        s_a[cc.row(r)][cc.col(q)] = cc.col(q) < lim ? cc.v[r][q] : zero;
+                        s_a[cc.row(r, q)][cc.col(r, q)] = cc.col(r, q) < lim ? cc.v[r][q] : zero;
                 const T* const xm = x + ((long long)m * nt + c) * (TS * TS);
 #pragma unroll 4
                 for (int e = tid; e < TS * TS; e += NT) s_b[e % TS][e / TS] = ld_cg(xm + e); // X_c(r, u) at [r][u]
                 __syncthreads();
-                Tile<T, TS> l;
+                TileT l;
 #pragma unroll
                 for (int r = 0; r < l.RI; ++r)
 #pragma unroll
@@ -698,7 +910,7 @@ __global__ void __launch_bounds__(NT, 1) chol_tiled(T* __restrict__ a, long long
             for (int r = 0; r < cd.RI; ++r)
 #pragma unroll
                 for (int q = 0; q < cd.CQ; ++q) {
-                    const int row = cd.row(r), col = cd.col(q);
+                    const int row = cd.row(r, q), col = cd.col(r, q);
                     T v = from_real<T>(row == col ? R(1) : R(0));
                     if (row < wj && col <= row) v = row == col ? from_real<T>(re(cd.v[r][q])) : cd.v[r][q];
                     s_a[row][col] = v;

@@ -8,7 +8,10 @@
 // handed to blocks by a ticket counter, which is faster where the chain of
 // launches is most of the time: on the H200, for float32 and float64 alike,
 // n = 256 and 512 at 1 to 16 matrices, 1024 at 1 to 8, 2048 at 1 or 2, and
-// float64 Lower at n = 128 too (the routing tables, tuned/).
+// float64 Lower at n = 128 too (the routing tables, tuned/). For float32,
+// TiledOptions.Precision = Split3TF32 runs its tile products on the tensor
+// cores with FP32 accuracy; the tables rank it first at n = 512 from 16
+// matrices, 1024 from 4, 2048 at 1 to 4 and 4096 at one matrix.
 //
 // # Algorithm
 //
@@ -529,7 +532,8 @@ var typeName = [...]string{
 // kernelNames are the name expressions for one type and triangle: the
 // diagonal kernel, the apply kernel for full and for half-height tiles,
 // the tiled driver's kernel (tiledKernel), and for float32 the two apply
-// kernels that also write the TF32 split (the index of the plain one + 3).
+// kernels that also write the TF32 split (the index of the plain one + 3)
+// and the tiled kernel with split-TF32 products (tiledSplitKernel).
 func kernelNames(dt cuda.DType, uplo core.Uplo) []string {
 	up := uplo == core.Upper
 	nb, tr := InnerWidth(dt), applyTileRows(dt)
@@ -537,18 +541,23 @@ func kernelNames(dt cuda.DType, uplo core.Uplo) []string {
 		fmt.Sprintf("chol_diag<%s, %d, %d, %v>", typeName[dt], nb, diagThreads(dt), up),
 		fmt.Sprintf("chol_apply<%s, %d, %d, %v, false>", typeName[dt], nb, tr, up),
 		fmt.Sprintf("chol_apply<%s, %d, %d, %v, false>", typeName[dt], nb, tr/2, up),
-		fmt.Sprintf("chol_tiled<%s, %d, %d, %v>", typeName[dt], TileWidth, tiledThreads, up),
+		fmt.Sprintf("chol_tiled<%s, %d, %d, %v, false>", typeName[dt], TileWidth, tiledThreads, up),
 	}
 	if dt == cuda.Float32 {
 		names = append(names,
 			fmt.Sprintf("chol_apply<%s, %d, %d, %v, true>", typeName[dt], nb, tr, up),
-			fmt.Sprintf("chol_apply<%s, %d, %d, %v, true>", typeName[dt], nb, tr/2, up))
+			fmt.Sprintf("chol_apply<%s, %d, %d, %v, true>", typeName[dt], nb, tr/2, up),
+			fmt.Sprintf("chol_tiled<%s, %d, %d, %v, true>", typeName[dt], TileWidth, tiledThreads, up))
 	}
 	return names
 }
 
-// tiledKernel is chol_tiled's index in kernelNames.
-const tiledKernel = 3
+// tiledKernel and tiledSplitKernel (float32 only) are chol_tiled's indices
+// in kernelNames, with products in T's arithmetic and in split TF32.
+const (
+	tiledKernel      = 3
+	tiledSplitKernel = 6
+)
 
 // KernelNames lists every name expression of blocked.cu, for a registry or
 // a compile check.

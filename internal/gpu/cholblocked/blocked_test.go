@@ -25,13 +25,14 @@ import (
 )
 
 var (
-	timingFlag = flag.Bool("blocked.timing", false, "run TestTiming even without -test.v")
-	casesFlag  = flag.String("blocked.cases", "", "TestTiming cases, e.g. 512x16,4096x1 (default: all)")
-	panelFlag  = flag.Int("blocked.panel", 0, "TestTiming: outer panel width (0: DefaultPanelWidth)")
-	dtypeFlag  = flag.String("blocked.dtype", "float32", "TestTiming: float32 or float64 (no 3xTF32 arms)")
-	lookFlag   = flag.Bool("blocked.lookahead", false, "TestTiming: also time Options.Side (look-ahead), exact and 3xTF32")
-	repsFlag   = flag.Int("blocked.reps", 0, "TestTiming: repetitions per arm (0: 9, 5 from n = 4096, 3 from n = 8192)")
-	gridFlag   = flag.String("blocked.grid", "0", "TestTiming: the tiled driver's grid sizes, comma-separated (0: DefaultTiledBlocks); it runs up to n = 4096")
+	timingFlag   = flag.Bool("blocked.timing", false, "run TestTiming even without -test.v")
+	casesFlag    = flag.String("blocked.cases", "", "TestTiming cases, e.g. 512x16,4096x1 (default: all)")
+	panelFlag    = flag.Int("blocked.panel", 0, "TestTiming: outer panel width (0: DefaultPanelWidth)")
+	dtypeFlag    = flag.String("blocked.dtype", "float32", "TestTiming: float32 or float64 (no 3xTF32 arms)")
+	lookFlag     = flag.Bool("blocked.lookahead", false, "TestTiming: also time Options.Side (look-ahead), exact and 3xTF32")
+	repsFlag     = flag.Int("blocked.reps", 0, "TestTiming: repetitions per arm (0: 9, 5 from n = 4096, 3 from n = 8192)")
+	gridFlag     = flag.String("blocked.grid", "0", "TestTiming: the tiled driver's grid sizes, comma-separated (0: DefaultTiledBlocks)")
+	tiledMaxFlag = flag.Int("blocked.tiledmax", 4096, "TestTiming: the largest order the tiled driver is timed at")
 )
 
 // ---- tests that need no GPU ----
@@ -134,11 +135,14 @@ func TestLayout(t *testing.T) {
 	if got := DefaultPanelWidth(cuda.Complex128, 4096); got != 256 {
 		t.Errorf("DefaultPanelWidth(complex128, 4096) = %d", got)
 	}
-	if got := len(KernelNames()); got != 4*2*4+2*2 { // diag, two applies and tiled per type and triangle, two split applies for float32
+	if got := len(KernelNames()); got != 4*2*4+2*3 { // diag, two applies and tiled per type and triangle; float32's split applies and split tiled
 		t.Errorf("%d kernel names: %q", got, KernelNames())
 	}
-	if got := kernelNames(cuda.Complex128, core.Upper); !slices.Equal(got, []string{"chol_diag<cdouble, 32, 128, true>", "chol_apply<cdouble, 32, 32, true, false>", "chol_apply<cdouble, 32, 16, true, false>", "chol_tiled<cdouble, 32, 128, true>"}) {
+	if got := kernelNames(cuda.Complex128, core.Upper); !slices.Equal(got, []string{"chol_diag<cdouble, 32, 128, true>", "chol_apply<cdouble, 32, 32, true, false>", "chol_apply<cdouble, 32, 16, true, false>", "chol_tiled<cdouble, 32, 128, true, false>"}) {
 		t.Errorf("kernelNames = %q", got)
+	}
+	if got := kernelNames(cuda.Float32, core.Lower); got[tiledKernel] != "chol_tiled<float, 32, 128, false, false>" || got[tiledSplitKernel] != "chol_tiled<float, 32, 128, false, true>" {
+		t.Errorf("float32 Lower: tiled kernels %q and %q", got[tiledKernel], got[tiledSplitKernel])
 	}
 }
 
@@ -1015,7 +1019,7 @@ func (g engine[T]) Potrf(uplo core.Uplo, a core.Strided[T], info []int32) error 
 	}
 	return gputest.OnDevice[T](g.e.s, func(p []cuda.DevicePtr) error {
 		if g.tiled {
-			return PotrfTiled[T](g.e.s, uplo, a.Rows, p[0], a.LD, int64(a.Stride), a.Count, p[1], ws, TiledOptions{})
+			return PotrfTiled[T](g.e.s, uplo, a.Rows, p[0], a.LD, int64(a.Stride), a.Count, p[1], ws, TiledOptions{Precision: g.opt.Precision})
 		}
 		return Potrf[T](g.e.s, g.e.blas, uplo, a.Rows, p[0], a.LD, int64(a.Stride), a.Count, p[1], ws, g.opt)
 	}, a.Data, info)
@@ -1085,7 +1089,7 @@ func TestKernelResources(t *testing.T) {
 			switch i {
 			case 0:
 				threads = diagThreads(r.dt)
-			case tiledKernel:
+			case tiledKernel, tiledSplitKernel:
 				threads = tiledThreads
 			}
 			gputest.CheckResources(t, k, threads, 0)
@@ -1256,19 +1260,29 @@ func timeCase[T float32 | float64](t *testing.T, e *env, sv *cuda.Solver, gen []
 		}})
 	}
 	grids := strings.Split(*gridFlag, ",")
-	if n > 4096 {
-		grids = nil // the tiled driver is routed up to 4096
+	if n > *tiledMaxFlag {
+		grids = nil
+	}
+	precs := []Precision{Exact}
+	if dt == cuda.Float32 {
+		precs = append(precs, Split3TF32)
 	}
 	for _, g := range grids {
 		blocks, err := strconv.Atoi(strings.TrimSpace(g))
 		if err != nil {
 			t.Fatalf("-blocked.grid: %v", err)
 		}
-		dst, info := gputest.Alloc(t, e.s, bytesPerCall), gputest.Alloc(t, e.s, 4*int64(count))
-		ws := tiledWorkspace(t, e, dt, n, count)
-		arms = append(arms, &arm{fmt.Sprintf("tiled/%d", blocks), dst, info, func() error {
-			return PotrfTiled[T](e.s, uplo, n, dst, n, int64(n)*int64(n), count, info, ws, TiledOptions{Blocks: blocks})
-		}})
+		for _, p := range precs {
+			dst, info := gputest.Alloc(t, e.s, bytesPerCall), gputest.Alloc(t, e.s, 4*int64(count))
+			ws := tiledWorkspace(t, e, dt, n, count)
+			name := fmt.Sprintf("tiled/%d", blocks)
+			if p != Exact {
+				name += "/" + p.String()
+			}
+			arms = append(arms, &arm{name, dst, info, func() error {
+				return PotrfTiled[T](e.s, uplo, n, dst, n, int64(n)*int64(n), count, info, ws, TiledOptions{Blocks: blocks, Precision: p})
+			}})
+		}
 	}
 	{
 		dst, info := gputest.Alloc(t, e.s, bytesPerCall), gputest.Alloc(t, e.s, 4*int64(count))

@@ -26,6 +26,11 @@ type TiledOptions struct {
 	// Blocks is the grid size: 0 picks DefaultTiledBlocks. Any positive
 	// size is correct (one block factors everything in ticket order).
 	Blocks int
+	// Precision is the arithmetic of the tile products: Exact, or
+	// Split3TF32 (float32 only), three TF32 tensor-core products of a
+	// hi/lo split of each tile, with FP32 accuracy (blocked.cu's
+	// SplitTile). The diagonal tiles are factored in FP32 either way.
+	Precision Precision
 }
 
 // DefaultTiledBlocks is the grid PotrfTiled launches on a device of sms
@@ -97,6 +102,9 @@ func checkTiled(dt cuda.DType, uplo core.Uplo, n int, a cuda.DevicePtr, lda int,
 	if opt.Blocks < 0 || opt.Blocks > math.MaxInt32 {
 		return fmt.Errorf("%w: cholblocked: %d blocks", core.ErrArgument, opt.Blocks)
 	}
+	if err := CanRun(dt, n, Options{Precision: opt.Precision}); err != nil {
+		return err
+	}
 	if n == 0 || count == 0 {
 		return nil
 	}
@@ -139,5 +147,9 @@ func PotrfTiled[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n int, a cuda.Dev
 	var args cuda.Args
 	args.Ptr(a).Int64(int64(lda)).Int64(stride).Int32(int32(n)).Int32(int32(count)).
 		Ptr(info).Ptr(ws.Ptr).Ptr(ws.Ptr.Add(l.xOff))
-	return cuda.LaunchArgs(s, ks[tiledKernel], [3]uint32{uint32(blocks), 1, 1}, [3]uint32{tiledThreads, 1, 1}, 0, &args)
+	k := ks[tiledKernel]
+	if opt.Precision == Split3TF32 {
+		k = ks[tiledSplitKernel]
+	}
+	return cuda.LaunchArgs(s, k, [3]uint32{uint32(blocks), 1, 1}, [3]uint32{tiledThreads, 1, 1}, 0, &args)
 }

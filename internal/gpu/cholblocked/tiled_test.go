@@ -39,14 +39,26 @@ func TestTiledArguments(t *testing.T) {
 		"small workspace": {cuda.Float64, 100, Workspace{ws, need - 1}, 0, core.ErrArgument},
 		"odd workspace":   {cuda.Float64, 100, Workspace{ws + 8, need}, 0, core.ErrArgument},
 		"negative blocks": {cuda.Float64, 100, w, -1, core.ErrArgument},
+		"float64 3xTF32":  {cuda.Float64, 100, w, 0, core.ErrUnsupported},
+		"bad precision":   {cuda.Float64, 100, w, 0, core.ErrArgument},
 	} {
-		if err := checkTiled(tc.dt, core.Lower, tc.n, a, 101, 10100, 5, info, tc.ws, TiledOptions{Blocks: tc.blocks}); !errors.Is(err, tc.want) {
+		opt := TiledOptions{Blocks: tc.blocks}
+		switch name {
+		case "float64 3xTF32":
+			opt.Precision = Split3TF32
+		case "bad precision":
+			opt.Precision = Precision(7)
+		}
+		if err := checkTiled(tc.dt, core.Lower, tc.n, a, 101, 10100, 5, info, tc.ws, opt); !errors.Is(err, tc.want) {
 			t.Errorf("%s: %v, want %v", name, err, tc.want)
 		}
 	}
 	// 2³⁰ tiles or more do not fit the int32 ticket counter.
 	if err := checkTiled(cuda.Float32, core.Lower, 64, a, 64, 4096, 1<<29, info, Workspace{ws, 1 << 40}, TiledOptions{}); !errors.Is(err, core.ErrUnsupported) {
 		t.Errorf("2³⁰ tiles: %v", err)
+	}
+	if err := checkTiled(cuda.Float32, core.Upper, 100, a, 101, 10100, 5, info, w, TiledOptions{Precision: Split3TF32}); err != nil {
+		t.Errorf("float32 3xTF32 refused: %v", err)
 	}
 	if n, err := TiledWorkspaceSize(cuda.Float32, 0, 3); n != 0 || err != nil {
 		t.Errorf("n = 0: %d, %v", n, err)
@@ -67,16 +79,18 @@ func tiledWorkspace(t testing.TB, e *env, dt cuda.DType, n, count int) Workspace
 // one, for every type, both triangles and sizes on both sides of the tile
 // edges, with one block (every tile in ticket order), three and the default
 // grid: info, residuals, failures and untouched memory per CheckFactors, and
-// the same bits in the batch as alone and whatever the grid.
+// the same bits in the batch as alone and whatever the grid; float32 also
+// with split-TF32 tile products.
 func TestPotrfTiled(t *testing.T) {
 	e := gpu(t)
-	t.Run("float32", func(t *testing.T) { testPotrfTiled[float32](t, e) })
-	t.Run("float64", func(t *testing.T) { testPotrfTiled[float64](t, e) })
-	t.Run("complex64", func(t *testing.T) { testPotrfTiled[complex64](t, e) })
-	t.Run("complex128", func(t *testing.T) { testPotrfTiled[complex128](t, e) })
+	t.Run("float32", func(t *testing.T) { testPotrfTiled[float32](t, e, Exact) })
+	t.Run("float32/3xTF32", func(t *testing.T) { testPotrfTiled[float32](t, e, Split3TF32) })
+	t.Run("float64", func(t *testing.T) { testPotrfTiled[float64](t, e, Exact) })
+	t.Run("complex64", func(t *testing.T) { testPotrfTiled[complex64](t, e, Exact) })
+	t.Run("complex128", func(t *testing.T) { testPotrfTiled[complex128](t, e, Exact) })
 }
 
-func testPotrfTiled[T core.Scalar](t *testing.T, e *env) {
+func testPotrfTiled[T core.Scalar](t *testing.T, e *env, prec Precision) {
 	dt := cuda.DTypeOf[T]()
 	const ts = TileWidth
 	sizes := []int{1, 2, ts - 1, ts, ts + 1, 2*ts - 1, 2 * ts, 2*ts + 1, 3*ts + 1, 160, 255, 257, 320}
@@ -94,7 +108,7 @@ func testPotrfTiled[T core.Scalar](t *testing.T, e *env) {
 				ws := tiledWorkspace(t, e, dt, n, count)
 				var first []T
 				for _, blocks := range []int{0, 1, 3} {
-					opt := TiledOptions{Blocks: blocks}
+					opt := TiledOptions{Blocks: blocks, Precision: prec}
 					var out []T
 					r := factorCase[T](t, e, uplo, n, count, ts, uint64(1000*n)+uint64(uplo), true,
 						func(a cuda.DevicePtr, lda int, stride int64, count int, info cuda.DevicePtr) error {
@@ -115,7 +129,7 @@ func testPotrfTiled[T core.Scalar](t *testing.T, e *env) {
 				}
 			})
 		}
-		t.Logf("%s %v: worst ‖A − L·Lᴴ‖₁/(n·eps·‖A‖₁) = %.3f (n = %d; bound 20)", core.TypeName[T](), uplo, worst, worstN)
+		t.Logf("%s %v %v: worst ‖A − L·Lᴴ‖₁/(n·eps·‖A‖₁) = %.3f (n = %d; bound 20)", core.TypeName[T](), prec, uplo, worst, worstN)
 	}
 }
 
@@ -125,6 +139,9 @@ func TestConformanceTiled(t *testing.T) {
 	e := gpu(t)
 	t.Run("float32", func(t *testing.T) {
 		conformance.PotrfTest[float32](t, engine[float32]{e: e, tiled: true}, conformance.Config{})
+	})
+	t.Run("float32/3xTF32", func(t *testing.T) {
+		conformance.PotrfTest[float32](t, engine[float32]{e: e, tiled: true, opt: Options{Precision: Split3TF32}}, conformance.Config{})
 	})
 	t.Run("float64", func(t *testing.T) {
 		conformance.PotrfTest[float64](t, engine[float64]{e: e, tiled: true}, conformance.Config{})
@@ -137,8 +154,9 @@ func TestConformanceTiled(t *testing.T) {
 	})
 }
 
-// TestAccuracyTiled holds float32 tiled factorizations to the GPU MODE
-// bound on TestAccuracy's input families.
+// TestAccuracyTiled holds float32 tiled factorizations, exact and with
+// split-TF32 products, to the GPU MODE bound on TestAccuracy's input
+// families.
 func TestAccuracyTiled(t *testing.T) {
 	e := gpu(t)
 	sizes := []int{200, 320, 512, 1024}
@@ -149,12 +167,14 @@ func TestAccuracyTiled(t *testing.T) {
 		for _, kind := range []string{"dense", "lowrank", "rowscale", "diagonal", "spectrum"} {
 			mats := gpuModeInputs(kind, n, 2)
 			for _, uplo := range []core.Uplo{core.Lower, core.Upper} {
-				t.Run(fmt.Sprintf("%s/n=%d/%v", kind, n, uplo), func(t *testing.T) {
-					accuracyCase(t, e, mats, uplo, func(a cuda.DevicePtr, lda int, stride int64, count int, info cuda.DevicePtr) error {
-						ws := tiledWorkspace(t, e, cuda.Float32, n, count)
-						return PotrfTiled[float32](e.s, uplo, n, a, lda, stride, count, info, ws, TiledOptions{})
+				for _, prec := range []Precision{Exact, Split3TF32} {
+					t.Run(fmt.Sprintf("%s/n=%d/%v/%v", kind, n, uplo, prec), func(t *testing.T) {
+						accuracyCase(t, e, mats, uplo, func(a cuda.DevicePtr, lda int, stride int64, count int, info cuda.DevicePtr) error {
+							ws := tiledWorkspace(t, e, cuda.Float32, n, count)
+							return PotrfTiled[float32](e.s, uplo, n, a, lda, stride, count, info, ws, TiledOptions{Precision: prec})
+						})
 					})
-				})
+				}
 			}
 		}
 	}
