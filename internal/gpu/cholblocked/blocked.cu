@@ -474,13 +474,14 @@ __global__ void __launch_bounds__(kApplyThreads) chol_apply(T* __restrict__ a, l
 // against split, µs: n = 2048 at 2 matrices 1167 → 803, n = 4096 at one
 // 3994 → 2246 (the blocked driver 3497, cuSOLVER's Xpotrf 1549), n = 1024
 // at 4 400 → 386; at one matrix and n ≤ 1024 split is 10–18 % slower (the
-// exact kernel keeps those rows). A step still costs about 1.4 µs of a
-// block at n = 8192 (15.1 ms against the blocked driver's 10.2), about 14
-// times the tensor cores' time for its products. Reading 32 steps' flags
-// from warp 0 (with SplitTile's two accumulators, one change) took 2–11 %
-// off at n ≥ 2048 against thread 0 reading each step's, and the second
-// step of loads in flight 2–8 % more: neither the flags nor the loads'
-// latency are most of a step. Registers: 234 (Lower) and 195 (Upper), two
+// exact kernel keeps those rows). Reading 32 steps' flags from warp 0
+// (with SplitTile's two accumulators, one change) took 2–11 % off at
+// n ≥ 2048 against thread 0 reading each step's, and the second step of
+// loads in flight 2–8 % more. At n = 8192 it takes 15.1 ms against the
+// blocked driver's 10.2: a task reads two tiles a step, about nt³/3 tiles
+// in all (nt = n/32), 23 GB at n = 8192 or 1.5 TB/s over those 15 ms, most
+// of it from HBM, for 8 flops a byte; wider tiles would cut that traffic
+// (an estimate, not profiled). Registers: 234 (Lower) and 195 (Upper), two
 // blocks a multiprocessor, no local memory.
 //
 // A first version with (j, j−1) a task of its own timed 118 µs at
