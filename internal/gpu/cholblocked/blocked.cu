@@ -308,12 +308,15 @@ __global__ void __launch_bounds__(NT, diag_min_blocks<T>::value)
     }
 }
 
-// split_tf32 writes v = h + l with h rounded to TF32 (the top 10 explicit
-// mantissa bits, to nearest, ties away from zero, as cvt.rna.tf32.f32) and
+// tf32_bits rounds v to TF32 (the top 10 explicit mantissa bits, to
+// nearest, ties away from zero, as cvt.rna.tf32.f32) and returns its bits,
+// an operand of mma's .tf32 form.
+__device__ __forceinline__ unsigned tf32_bits(float v) { return (__float_as_uint(v) + 0x1000u) & 0xffffe000u; }
+
+// split_tf32 writes v = h + l with h rounded to TF32 (tf32_bits) and
 // l = v − h, which is exact in FP32. A TF32 product of h then loses nothing.
 __device__ __forceinline__ void split_tf32(float v, float& h, float& l) {
-    const unsigned u = (__float_as_uint(v) + 0x1000u) & 0xffffe000u;
-    h = __uint_as_float(u);
+    h = __uint_as_float(tf32_bits(v));
     l = v - h;
 }
 
@@ -608,10 +611,6 @@ template <typename T, int TS> struct Tile {
     }
 };
 
-// tf32_bits rounds v to TF32 as split_tf32 does and returns its bits, an
-// operand of mma's .tf32 form.
-__device__ __forceinline__ unsigned tf32_bits(float v) { return (__float_as_uint(v) + 0x1000u) & 0xffffe000u; }
-
 // mma_tf32 is d += a·b for one m16n8k8 TF32 fragment set (PTX ISA's
 // fragment layouts for .m16n8k8 with .tf32).
 __device__ __forceinline__ void mma_tf32(float (&d)[4], const unsigned (&a)[4], unsigned b0, unsigned b1) {
@@ -623,15 +622,16 @@ __device__ __forceinline__ void mma_tf32(float (&d)[4], const unsigned (&a)[4], 
 
 // SplitTile is a 32×32 float tile whose products run on the tensor cores
 // in split precision: P·Qᴴ = Ph·Qhᴴ + Ph·Qlᴴ + Pl·Qhᴴ with Ph the TF32
-// rounding of P (split_tf32) and Pl = P − Ph, of which the tensor cores
+// rounding of P (tf32_bits) and Pl = P − Ph, of which the tensor cores
 // read only the TF32 part; the dropped terms are about 2⁻²² of |P|·|Q|, so
 // the tile keeps FP32 accuracy, as the blocked driver's Split3TF32 updates
-// do. Pl is not rounded by tf32_bits: for the NaN the GPU's arithmetic
-// makes (0x7fffffff) the rounding carries into the sign bit and gives −0,
-// so Ph is −0 and only Pl = NaN keeps the NaN in the product. Warp w holds rows 16(w/2) … +15
-// and columns 16(w mod 2) … +15 as two m16n8 accumulators, f = 0, 1:
-// v[2f + h][q] is row 16(w/2) + lane/4 + 8h, column 16(w mod 2) + 8f +
-// 2(lane mod 4) + q, mma's accumulator layout.
+// do. Pl is passed unrounded: for the NaN the GPU's arithmetic makes
+// (0x7fffffff) the rounding carries into the sign bit and gives −0, so Ph
+// is −0 and only Pl = NaN keeps the NaN in the product.
+//
+// Warp w holds rows 16(w/2) … +15 and columns 16(w mod 2) … +15 as two
+// m16n8 accumulators, f = 0, 1: v[2f + h][q] is row 16(w/2) + lane/4 + 8h,
+// column 16(w mod 2) + 8f + 2(lane mod 4) + q, mma's accumulator layout.
 struct SplitTile {
     static constexpr int RI = 4, CQ = 2;
     float v[RI][CQ];
@@ -818,9 +818,8 @@ __global__ void __launch_bounds__(NT, 1) chol_tiled(T* __restrict__ a, long long
                 };
                 // Two register stages: step k + 2's loads are issued as
                 // step k's product starts and put in shared memory after
-                // step k + 1's, two products after (one was not enough to
-                // hide them: per step, L2 latency and the barrier were
-                // most of the time at n = 4096…8192).
+                // step k + 1's, two products after (one stage was 2–8 %
+                // slower at n ≥ 2048; see chol_tiled's comment).
                 Staged<TS, NT, UPPER> sp0, sq0, sp1, sq1;
                 auto fetch = [&](Staged<TS, NT, UPPER>& sp, Staged<TS, NT, UPPER>& sq, int k) {
                     sp.fetch(am, lda, (long long)i * TS, (long long)k * TS, nr);
