@@ -158,10 +158,7 @@ func tiledCanRun(p cholblocked.Precision) func(Call) error {
 		if c.N > limit {
 			return fmt.Errorf("the tiled driver (%v products) is routed up to n = %d, not %d", p, limit, c.N)
 		}
-		if err := cholblocked.CanRun(cudaDType(c.DType), c.N, cholblocked.Options{Precision: p}); err != nil {
-			return err
-		}
-		return cholblocked.CanRunTiled(cudaDType(c.DType), c.N, c.Batch)
+		return cholblocked.CanRunTiled(cudaDType(c.DType), c.N, c.Batch, p)
 	}
 }
 

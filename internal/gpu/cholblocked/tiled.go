@@ -64,7 +64,7 @@ func newTiledLayout(dt cuda.DType, n, count int) tiledLayout {
 // TileWidth² inverse per diagonal tile (n = 1024, float64: 280 KiB a
 // matrix). It returns an error for arguments PotrfTiled refuses.
 func TiledWorkspaceSize(dt cuda.DType, n, count int) (int64, error) {
-	if err := CanRunTiled(dt, n, count); err != nil {
+	if err := CanRunTiled(dt, n, count, Exact); err != nil { // the scratch is the same for every precision
 		return 0, err
 	}
 	if n == 0 || count == 0 {
@@ -74,11 +74,12 @@ func TiledWorkspaceSize(dt cuda.DType, n, count int) (int64, error) {
 }
 
 // CanRunTiled reports whether PotrfTiled factors count matrices of order n
-// of type dt: nil, or an error wrapping core.ErrUnsupported (2³⁰ lower
+// of type dt with tile products of precision p: nil, or an error wrapping
+// core.ErrUnsupported (Split3TF32 for a type other than float32; 2³⁰ lower
 // tiles or more, which the int32 ticket counter cannot hand out) or
 // core.ErrShape / core.ErrArgument.
-func CanRunTiled(dt cuda.DType, n, count int) error {
-	if err := CanRun(dt, n, Options{}); err != nil {
+func CanRunTiled(dt cuda.DType, n, count int, p Precision) error {
+	if err := CanRun(dt, n, Options{Precision: p}); err != nil {
 		return err
 	}
 	if count < 0 {
@@ -93,7 +94,7 @@ func CanRunTiled(dt cuda.DType, n, count int) error {
 
 // checkTiled validates PotrfTiled's arguments.
 func checkTiled(dt cuda.DType, uplo core.Uplo, n int, a cuda.DevicePtr, lda int, stride int64, count int, info cuda.DevicePtr, ws Workspace, opt TiledOptions) error {
-	if err := CanRunTiled(dt, n, max(count, 0)); err != nil {
+	if err := CanRunTiled(dt, n, max(count, 0), opt.Precision); err != nil {
 		return err
 	}
 	if err := batcharg.Factor("cholblocked", dt, uplo, n, a, lda, stride, count, info); err != nil {
@@ -101,9 +102,6 @@ func checkTiled(dt cuda.DType, uplo core.Uplo, n int, a cuda.DevicePtr, lda int,
 	}
 	if opt.Blocks < 0 || opt.Blocks > math.MaxInt32 {
 		return fmt.Errorf("%w: cholblocked: %d blocks", core.ErrArgument, opt.Blocks)
-	}
-	if err := CanRun(dt, n, Options{Precision: opt.Precision}); err != nil {
-		return err
 	}
 	if n == 0 || count == 0 {
 		return nil

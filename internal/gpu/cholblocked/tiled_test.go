@@ -32,23 +32,18 @@ func TestTiledArguments(t *testing.T) {
 		n      int
 		ws     Workspace
 		blocks int
+		prec   Precision
 		want   error
 	}{
-		"negative n":      {cuda.Float64, -1, w, 0, core.ErrShape},
-		"bad dtype":       {cuda.DType(9), 100, w, 0, core.ErrArgument},
-		"small workspace": {cuda.Float64, 100, Workspace{ws, need - 1}, 0, core.ErrArgument},
-		"odd workspace":   {cuda.Float64, 100, Workspace{ws + 8, need}, 0, core.ErrArgument},
-		"negative blocks": {cuda.Float64, 100, w, -1, core.ErrArgument},
-		"float64 3xTF32":  {cuda.Float64, 100, w, 0, core.ErrUnsupported},
-		"bad precision":   {cuda.Float64, 100, w, 0, core.ErrArgument},
+		"negative n":      {cuda.Float64, -1, w, 0, Exact, core.ErrShape},
+		"bad dtype":       {cuda.DType(9), 100, w, 0, Exact, core.ErrArgument},
+		"small workspace": {cuda.Float64, 100, Workspace{ws, need - 1}, 0, Exact, core.ErrArgument},
+		"odd workspace":   {cuda.Float64, 100, Workspace{ws + 8, need}, 0, Exact, core.ErrArgument},
+		"negative blocks": {cuda.Float64, 100, w, -1, Exact, core.ErrArgument},
+		"float64 3xTF32":  {cuda.Float64, 100, w, 0, Split3TF32, core.ErrUnsupported},
+		"bad precision":   {cuda.Float64, 100, w, 0, Precision(7), core.ErrArgument},
 	} {
-		opt := TiledOptions{Blocks: tc.blocks}
-		switch name {
-		case "float64 3xTF32":
-			opt.Precision = Split3TF32
-		case "bad precision":
-			opt.Precision = Precision(7)
-		}
+		opt := TiledOptions{Blocks: tc.blocks, Precision: tc.prec}
 		if err := checkTiled(tc.dt, core.Lower, tc.n, a, 101, 10100, 5, info, tc.ws, opt); !errors.Is(err, tc.want) {
 			t.Errorf("%s: %v, want %v", name, err, tc.want)
 		}
