@@ -99,6 +99,33 @@ func TestTiledCandidate(t *testing.T) {
 	}
 }
 
+// TestTiledPanelsCandidate: the blocked driver with tiled panels runs
+// float32 where cuBLAS is (its outer products are 3xTF32), up to
+// maxTiledPanelsN.
+func TestTiledPanelsCandidate(t *testing.T) {
+	r, err := New(Config{Tables: fstest.MapFS{}, Getenv: func(string) string { return "" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const name = "native:blocked:panels=tiled:prec=tf32x3"
+	call := Call{Op: "potrf", DType: "float32", Device: h200, N: maxTiledPanelsN, Batch: 1, Uplo: "U"}
+	if d, err := r.Choose(call, name); err != nil || d.Candidate.Name != name {
+		t.Errorf("float32 n = %d: %v %s", call.N, err, d)
+	}
+	call.N = 8193
+	if _, err := r.Choose(call, name); !errors.Is(err, core.ErrUnsupported) || !strings.Contains(err.Error(), "routed up to n = 8192") {
+		t.Errorf("float32 n = %d: %v", call.N, err)
+	}
+	for _, c := range []Call{
+		{Op: "potrf", DType: "float64", Device: h200, N: 4096, Batch: 1, Uplo: "L"},
+		{Op: "potrf", DType: "float32", Device: h200Bare, N: 4096, Batch: 1, Uplo: "L"},
+	} {
+		if _, err := r.Choose(c, name); !errors.Is(err, core.ErrUnsupported) {
+			t.Errorf("%s on %+v: %v", c.DType, c.Device, err)
+		}
+	}
+}
+
 // TestComposedPosv: Posv's native:composed runs any order on a GPU with
 // the vendor libraries (its substitutions are cuBLAS calls) and says so
 // where it cannot run.

@@ -40,6 +40,15 @@ template <bool UPPER> __device__ __forceinline__ long long nat(long long r, long
 // one at a time, inside one warp with shuffles and no barrier; the rest is
 // block-wide products with a handful of barriers per sub-block.
 //
+// The warp pass is unrolled. A rolled one (the row rotated by one register
+// each pivot, so that one loop body serves all 16: 5138 instead of 14642
+// SASS instructions and 96 instead of 1491 shuffles for chol_diag float and
+// double together, ptxas 11.8) was slower in chol_tiled by 4–39 % at every
+// case timed but one (within 1 % at float32 exact n = 4096, one matrix),
+// and unrolling it by 2 or 4 recovered only part of that (H200, session
+// 12, bench/results/h200/session12/call1-variants.log.xz): the pass is not
+// bound by fetching its instructions.
+//
 // Per sub-block k0 = 0, 16, …: (1) warp 0 factors the 16×16 diagonal
 // sub-block in registers, lane i holding row i, and forms its inverse in
 // the same pass: the row operations of the elimination applied to the
@@ -493,11 +502,26 @@ __global__ void __launch_bounds__(kApplyThreads) chol_apply(T* __restrict__ a, l
 // registers above this one takes 111 and 438, so the gap was most likely
 // the register allocation (the two were never timed side by side).
 //
+// Panels (PANEL, the blocked driver's Options.TiledPanels). The same kernel
+// factors one outer panel of the blocked driver: rows and columns from j0,
+// width columns of them, reading A − D (D the outer update cuBLAS made)
+// where it reads A, and writing the TF32 split of every tile below a
+// diagonal one to hi and lo for later split products when hi is not null.
+// Its last column has no diagonal task below it, so that column's tasks
+// include tile (j + 1, j). A matrix that failed in an earlier panel (info
+// is final at launch) stores nothing. PotrfTiled's instantiation
+// (PANEL = false) fixes j0 = 0, width = n and no D or split, so that the
+// compiler drops all of it: with the panel arguments live, the float32
+// exact kernel took 147 registers instead of 116 and the whole driver ran
+// 3–6 % slower (session 12, call2-variants.log.xz; the same build with
+// PANEL ran within 1 % of the old one, call3-variants.log.xz).
+//
 // Workspace: tickets[0] the counter and tickets[1 + f] tile f's flag, zero
 // at launch (the host clears them); x, X_j per diagonal tile.
 //
 // Failure, as chol_diag and chol_apply: the diagonal tile that meets the
-// first failing pivot writes info (tile (0, 0) writes it in any case),
+// first failing pivot writes info (tile (0, 0) of the first panel writes
+// it in any case),
 // stores the columns before the pivot and the pivot; the tiles below it
 // store only the columns before the pivot, and later tiles of that matrix
 // store nothing. They still set their flags, so nothing waits forever.
@@ -541,12 +565,12 @@ __device__ __forceinline__ void publish(int* f) {
     if (threadIdx.x == 0) asm volatile("st.release.gpu.global.b32 [%0], %1;" ::"l"(f), "r"(1) : "memory");
 }
 
-// load_tile puts L(r0 + r, c0 + c) for r < nr, c < nc into s[r][c] (zero
-// elsewhere), only c ≤ r when lower: a diagonal tile's other triangle is
-// not ours to read.
+// load_tile puts L(r0 + r, c0 + c) − D(r0 + r, c0 + c) for r < nr, c < nc
+// into s[r][c] (zero elsewhere; no D when d is null), only c ≤ r when lower:
+// a diagonal tile's other triangle is not ours to read.
 template <typename T, int TS, int NT, bool UPPER>
 __device__ __forceinline__ void load_tile(T (*s)[TS + 1], const T* a, long long lda, long long r0, long long c0, int nr,
-                                          int nc, bool lower) {
+                                          int nc, bool lower, const T* d = nullptr, long long ldd = 0) {
 #pragma unroll 4
     for (int e = threadIdx.x; e < TS * TS; e += NT) {
         const int fast = e % TS, slow = e / TS;
@@ -555,22 +579,39 @@ __device__ __forceinline__ void load_tile(T (*s)[TS + 1], const T* a, long long 
         T v = from_real<T>(0);
         if (r < nr && c < nc && (!lower || c <= r)) {
             v = ld_cg(a + nat<UPPER>(r0 + r, c0 + c, lda));
+            if (d != nullptr) v = sub(v, d[nat<UPPER>(r0 + r, c0 + c, ldd)]);
             if (UPPER) v = conj_(v);
         }
         s[r][c] = v;
     }
 }
 
+// split_store writes the TF32 split of v (split_tf32) to hi[i] and lo[i];
+// only float has one (the blocked driver's Split3TF32 reads it).
+__device__ __forceinline__ void split_store(float* hi, float* lo, long long i, float v) {
+    float h, l;
+    split_tf32(v, h, l);
+    hi[i] = h;
+    lo[i] = l;
+}
+template <typename T> __device__ __forceinline__ void split_store(float*, float*, long long, T) {}
+
 // store_tile writes s[r][c] to L(r0 + r, c0 + c) for r < nr, c < nc.
+// With hi not null it also writes the TF32 split of each value to hi and
+// lo (leading dimension ldh).
 template <typename T, int TS, int NT, bool UPPER>
 __device__ __forceinline__ void store_tile(T* a, long long lda, const T (*s)[TS + 1], long long r0, long long c0, int nr,
-                                           int nc) {
+                                           int nc, float* hi = nullptr, float* lo = nullptr, long long ldh = 0) {
 #pragma unroll 4
     for (int e = threadIdx.x; e < TS * TS; e += NT) {
         const int fast = e % TS, slow = e / TS;
         const int r = UPPER ? slow : fast;
         const int c = UPPER ? fast : slow;
-        if (r < nr && c < nc) a[nat<UPPER>(r0 + r, c0 + c, lda)] = UPPER ? conj_(s[r][c]) : s[r][c];
+        if (r < nr && c < nc) {
+            const T v = UPPER ? conj_(s[r][c]) : s[r][c];
+            a[nat<UPPER>(r0 + r, c0 + c, lda)] = v;
+            if (hi != nullptr) split_store(hi, lo, nat<UPPER>(r0 + r, c0 + c, ldh), v);
+        }
     }
 }
 
@@ -734,10 +775,11 @@ template <int TS, int NT, bool UPPER> struct Staged {
 template <bool B, typename X, typename Y> struct pick_type { using type = X; };
 template <typename X, typename Y> struct pick_type<false, X, Y> { using type = Y; };
 
-template <typename T, int TS, int NT, bool UPPER, bool SPLIT>
-__global__ void __launch_bounds__(NT, 1) chol_tiled(T* __restrict__ a, long long lda, long long stride, int n, int count,
-                                                    int* __restrict__ info, int* __restrict__ tickets,
-                                                    T* __restrict__ x) {
+template <typename T, int TS, int NT, bool UPPER, bool SPLIT, bool PANEL>
+__global__ void __launch_bounds__(NT, 1)
+    chol_tiled(T* __restrict__ a, long long lda, long long stride, int n, int count, int* __restrict__ info,
+               int* __restrict__ tickets, T* __restrict__ x, int j0, int width, const T* __restrict__ d, long long ldd,
+               long long dstride, float* __restrict__ hi, float* __restrict__ lo, long long ldh, long long hstride) {
     using R = typename real_of<T>::type;
     using TileT = typename pick_type<SPLIT, SplitTile, Tile<T, TS>>::type;
     static_assert(NT == 128 && TS == 32, "Tile's layout: 16×8 threads, 4×2 entries each; SplitTile's: 4 warps of 16×16");
@@ -746,8 +788,21 @@ __global__ void __launch_bounds__(NT, 1) chol_tiled(T* __restrict__ a, long long
     __shared__ int s_ticket;
 
     const int tid = threadIdx.x;
-    const int nt = (n + TS - 1) / TS;
-    const long long tasks = ((long long)nt * (nt - 1) / 2 + 1) * count;
+    // The panel: rows and columns from j0 on, width columns of them (all
+    // when width = n − j0); n, i, j and c below count from j0. PotrfTiled's
+    // instantiation fixes the whole matrix (see Panels above).
+    if constexpr (!PANEL) {
+        j0 = 0;
+        width = n;
+        d = nullptr;
+        hi = lo = nullptr;
+    }
+    n -= j0;
+    const int nt = (n + TS - 1) / TS, wt = (min(width, n) + TS - 1) / TS;
+    // Column j < wt − 1 has its diagonal task and tiles j + 2 … nt − 1; the
+    // last column of a panel narrower than the matrix also has tile
+    // (j + 1, j), which no diagonal task below makes.
+    const long long tasks = ((long long)wt * nt - (long long)wt * (wt + 1) / 2 + 1) * count;
     int* const flags = tickets + 1;
     // The flag of tile (i, k) of matrix m: column-major over the lower
     // tiles, matrix fastest.
@@ -763,13 +818,15 @@ __global__ void __launch_bounds__(NT, 1) chol_tiled(T* __restrict__ a, long long
         const long long t = s_ticket;
         if (t >= tasks) return; // uniform
         const int m = (int)(t % count);
-        // Column j has its diagonal task and tiles j + 2 … nt − 1.
         long long pos = t / count;
         int j = 0;
-        while (pos >= (j == nt - 1 ? 1 : nt - j - 1)) pos -= nt - j++ - 1;
+        while (pos >= (j == wt - 1 ? nt - j : nt - j - 1)) pos -= nt - j++ - 1;
         const bool diag = pos == 0;
-        const int i = diag ? j : j + 1 + (int)pos;
-        T* const am = a + m * stride;
+        const int i = diag ? j : j + (int)pos + (j == wt - 1 ? 0 : 1);
+        T* const am = a + m * stride + (long long)j0 * (lda + 1);
+        const T* const dm = d != nullptr ? d + m * dstride : nullptr;
+        float* const hm = hi != nullptr ? hi + m * hstride + (long long)j0 * (ldh + 1) : nullptr;
+        float* const lm = hi != nullptr ? lo + m * hstride + (long long)j0 * (ldh + 1) : nullptr;
         const int wj = min(TS, n - j * TS); // the diagonal tile's order
 
         // C = A(i, c) − Σ_{k<c} L(i, k)·L(c, k)ᴴ for the off-diagonal tile
@@ -778,12 +835,12 @@ __global__ void __launch_bounds__(NT, 1) chol_tiled(T* __restrict__ a, long long
         const int nr = min(TS, n - i * TS);
         TileT cc, cd; // C, and the diagonal tile's own when diag
         if (c >= 0) {
-            load_tile<T, TS, NT, UPPER>(s_a, am, lda, (long long)i * TS, (long long)c * TS, nr, TS, false);
+            load_tile<T, TS, NT, UPPER>(s_a, am, lda, (long long)i * TS, (long long)c * TS, nr, TS, false, dm, ldd);
             __syncthreads();
             cc.from(s_a);
         }
         if (diag) {
-            load_tile<T, TS, NT, UPPER>(s_b, am, lda, (long long)j * TS, (long long)j * TS, wj, wj, true);
+            load_tile<T, TS, NT, UPPER>(s_b, am, lda, (long long)j * TS, (long long)j * TS, wj, wj, true, dm, ldd);
             __syncthreads();
             cd.from(s_b);
         }
@@ -867,7 +924,10 @@ __global__ void __launch_bounds__(NT, 1) chol_tiled(T* __restrict__ a, long long
             }
         }
 
-        int f = 0; // info so far: final for every column before the ones this task makes
+        // info so far: final for every column before the ones this task
+        // makes. A matrix that failed in an earlier panel (its info is final
+        // at launch) makes nothing here.
+        int f = j0 > 0 ? ld_cg(info + m) : 0;
         if (c >= 0) {
             // L(i, c) = C·X_cᴴ, on the columns before a failure in column c
             // (none if the matrix failed before it). C's columns from the
@@ -877,14 +937,14 @@ __global__ void __launch_bounds__(NT, 1) chol_tiled(T* __restrict__ a, long long
             // the same lim, so the block agrees.
             wait_flags(flag(c, c, m), flag(c, c, m));
             f = ld_cg(info + m);
-            const int lim = f == 0 ? TS : min(TS, f - 1 - c * TS);
+            const int lim = f == 0 ? TS : min(TS, f - 1 - j0 - c * TS);
             if (lim > 0) {
 #pragma unroll
                 for (int r = 0; r < cc.RI; ++r)
 #pragma unroll
                     for (int q = 0; q < cc.CQ; ++q)
                         s_a[cc.row(r, q)][cc.col(r, q)] = cc.col(r, q) < lim ? cc.v[r][q] : zero;
-                const T* const xm = x + ((long long)m * nt + c) * (TS * TS);
+                const T* const xm = x + ((long long)m * wt + c) * (TS * TS);
 #pragma unroll 4
                 for (int e = tid; e < TS * TS; e += NT) s_b[e % TS][e / TS] = ld_cg(xm + e); // X_c(r, u) at [r][u]
                 __syncthreads();
@@ -897,7 +957,7 @@ __global__ void __launch_bounds__(NT, 1) chol_tiled(T* __restrict__ a, long long
                 __syncthreads(); // every thread is done reading s_a
                 l.to(s_a);
                 __syncthreads();
-                store_tile<T, TS, NT, UPPER>(am, lda, s_a, (long long)i * TS, (long long)c * TS, nr, lim);
+                store_tile<T, TS, NT, UPPER>(am, lda, s_a, (long long)i * TS, (long long)c * TS, nr, lim, hm, lm, ldh);
             }
             publish(flag(i, c, m));
         }
@@ -920,9 +980,9 @@ __global__ void __launch_bounds__(NT, 1) chol_tiled(T* __restrict__ a, long long
             int fail;
             R dfail;
             factor_block<T, TS, NT>(s_a, s_b, wj, j + 1 < nt, fail, dfail);
-            T* const xm = j + 1 < nt ? x + ((long long)m * nt + j) * (TS * TS) : nullptr;
+            T* const xm = j + 1 < nt ? x + ((long long)m * wt + j) * (TS * TS) : nullptr;
             store_block<T, TS, NT, UPPER>(am + (long long)j * TS * (lda + 1), lda, s_a, s_b, wj, fail, dfail, xm);
-            if (tid == 0 && (j == 0 || fail != 0)) info[m] = fail != 0 ? j * TS + fail : 0;
+            if (tid == 0 && ((j0 == 0 && j == 0) || fail != 0)) info[m] = fail != 0 ? j0 + j * TS + fail : 0;
         }
         if (diag) publish(flag(j, j, m));
     }

@@ -61,6 +61,24 @@
 // events order the streams: the side stream waits for the main one to
 // reach panel J, the main one for the side product before it adds to it.
 //
+// # Tiled panels
+//
+// With Options.TiledPanels, everything inside an outer panel (its inner
+// products, chol_diag and chol_apply, three launches per inner panel) is
+// one launch of the tiled driver's kernel instead: chol_tiled on the
+// panel's columns, rows J..n, reading A − D, 32×32 tiles left-looking
+// within the panel, and for Split3TF32 writing the TF32 split of the tiles
+// below the diagonal ones for later outer products. The chain per 32
+// columns is then the tiled driver's (about 11 µs on the H200) instead of
+// about 26. Measured on the H200 at float32 and one or two matrices
+// (session 12; tables in tuned/, timings in bench/results/h200/session12/):
+// with 3xTF32 products it leads at n = 8192, one matrix (7360 µs against
+// 8084 without, Upper) and n = 4096, two matrices (3023 against 3767); at
+// n = 16384 it lost (36.7–38.7 ms against 31.2–33.9), most likely because
+// its persistent blocks (two per multiprocessor, spinning on flags) leave
+// no room for the look-ahead's product beside them and the panel's own
+// tiles grow with n (not profiled). The router stops it at n = 8192.
+//
 // # Precision
 //
 // Exact (the default) computes every product in T's own arithmetic (cuBLAS
@@ -138,6 +156,11 @@ type Options struct {
 	// otherwise a positive multiple of InnerWidth. PanelWidth = InnerWidth
 	// is the one-level algorithm.
 	PanelWidth int
+	// TiledPanels factors each outer panel, after its outer update, in one
+	// launch of the tiled driver's kernel (chol_tiled on the panel's
+	// columns, 32-column tiles, left-looking inside the panel) instead of
+	// a chain of three launches per inner panel.
+	TiledPanels bool
 	// Side, when not nil, overlaps most of each outer product with the
 	// previous outer panel's chain on a second stream (look-ahead, above);
 	// D then takes twice the workspace. Side.BLAS must enqueue on
@@ -225,8 +248,11 @@ type layout struct {
 	ldh     int   // hi and lo (Split3TF32): n×n float32 per matrix, same orientation as A
 	hStride int64
 
-	dOff, xOff, hiOff, loOff int64 // byte offsets in the workspace
-	bytes                    int64
+	tPanel int64 // TiledPanels: int32 tickets and flags per outer panel (0 without)
+	tCount int64 // all outer panels' tickets and flags
+
+	dOff, xOff, hiOff, loOff, tOff int64 // byte offsets in the workspace
+	bytes                          int64
 }
 
 func roundUp(x, to int64) int64 { return (x + to - 1) / to * to }
@@ -249,6 +275,13 @@ func newLayout(dt cuda.DType, uplo core.Uplo, n, count int, opt Options) layout 
 	}
 	l.dStride = rows * int64(width)
 	l.xStride = int64(nb * nb)
+	if opt.TiledPanels {
+		// chol_tiled's counter and flags for the first outer panel (the
+		// largest), and its inverses, one per diagonal tile.
+		nt, wt := rows/TileWidth, int64(width)/TileWidth
+		l.tPanel = 1 + (wt*nt-wt*(wt-1)/2)*int64(count)
+		l.xStride = max(l.xStride, wt*TileWidth*TileWidth)
+	}
 	l.dOff = 0
 	banks := int64(1)
 	if opt.Side != nil {
@@ -257,6 +290,12 @@ func newLayout(dt cuda.DType, uplo core.Uplo, n, count int, opt Options) layout 
 	}
 	l.xOff = roundUp(l.dOff+banks*l.dStride*int64(count)*es, 256)
 	l.bytes = roundUp(l.xOff+l.xStride*int64(count)*es, 256)
+	if l.tPanel != 0 {
+		panels := (roundUp(int64(max(n, 1)), int64(width))) / int64(width)
+		l.tCount = l.tPanel * panels
+		l.tOff = l.bytes
+		l.bytes = roundUp(l.tOff+4*l.tCount, 256)
+	}
 	if opt.Precision == Split3TF32 {
 		l.ldh = int(rows)
 		l.hStride = rows * int64(max(n, 1))
@@ -269,10 +308,12 @@ func newLayout(dt cuda.DType, uplo core.Uplo, n, count int, opt Options) layout 
 
 // WorkspaceSize is the scratch Potrf needs, in bytes, for count n×n
 // matrices of type dt: for D, count·roundUp(n, 32)·PanelWidth elements
-// (twice that with Options.Side); for
-// the inverses, count·nb² elements; for Split3TF32 also two float32 copies
-// of the factor, 8·count·roundUp(n, 32)·n bytes (8.6 GB at n = 32768). It
-// returns an error for arguments CanRun refuses.
+// (twice that with Options.Side); for the inverses, count·nb² elements
+// (count·32·PanelWidth with Options.TiledPanels, which also takes 4 bytes
+// per lower tile of each outer panel for chol_tiled's flags, about 4 MB at
+// n = 32768); for Split3TF32 also two float32 copies of the factor,
+// 8·count·roundUp(n, 32)·n bytes (8.6 GB at n = 32768). It returns an
+// error for arguments CanRun refuses.
 func WorkspaceSize(dt cuda.DType, uplo core.Uplo, n, count int, opt Options) (int64, error) {
 	if err := CanRun(dt, n, opt); err != nil {
 		return 0, err
@@ -354,6 +395,10 @@ func check(dt cuda.DType, uplo core.Uplo, n int, a cuda.DevicePtr, lda int, stri
 	if tiles := (int64(n) + int64(applyTileRows(dt)) - 1) / int64(applyTileRows(dt)); tiles*int64(count) > math.MaxInt32 {
 		return fmt.Errorf("%w: cholblocked: %d matrices of order %d need more than 2³¹ − 1 blocks per panel", core.ErrUnsupported, count, n)
 	}
+	if tp := newLayout(dt, uplo, n, count, opt).tPanel; tp > math.MaxInt32/2 {
+		// chol_tiled's int32 counter runs to its tasks plus the grid.
+		return fmt.Errorf("%w: cholblocked: %d matrices of order %d make %d tiled-panel tasks, more than 2³⁰", core.ErrUnsupported, count, n, tp)
+	}
 	return nil
 }
 
@@ -415,10 +460,21 @@ type applyStep struct {
 	split      bool // write the TF32 split of L21 (a later outer panel reads it)
 }
 
+// panelStep is chol_tiled on the outer panel at (J, J) of width W
+// (Options.TiledPanels); dOff is the offset of its D in D, or −1; tickets
+// is the offset of its counter and flags in the ticket buffer.
+type panelStep struct {
+	J, W    int
+	dOff    int64
+	split   bool // write the TF32 split of the tiles below the diagonal ones
+	tickets int64
+}
+
 type step struct {
 	gemm  *gemmStep
 	diag  *diagStep
 	apply *applyStep
+	panel *panelStep
 	sync  syncStep
 }
 
@@ -492,6 +548,14 @@ func makePlan(uplo core.Uplo, n, lda int, stride int64, l layout, split bool) []
 			side = false
 			steps = append(steps, step{sync: sideDone})
 		}
+		if l.tPanel != 0 {
+			dOff := int64(-1)
+			if J > 0 {
+				dOff = bank
+			}
+			steps = append(steps, step{panel: &panelStep{J: J, W: W, dOff: dOff, split: split && J+W < n, tickets: int64(J/l.width) * l.tPanel}})
+			continue
+		}
 		for j := J; j < J+W; j += l.nb {
 			w := min(l.nb, J+W-j)
 			off := j - J
@@ -531,9 +595,11 @@ var typeName = [...]string{
 
 // kernelNames are the name expressions for one type and triangle: the
 // diagonal kernel, the apply kernel for full and for half-height tiles,
-// the tiled driver's kernel (tiledKernel), and for float32 the two apply
+// the tiled driver's kernel (tiledKernel), for float32 the two apply
 // kernels that also write the TF32 split (the index of the plain one + 3)
-// and the tiled kernel with split-TF32 products (tiledSplitKernel).
+// and the tiled kernel with split-TF32 products (tiledSplitKernel), then
+// chol_tiled for one outer panel (panelKernel), and for float32 its split
+// variant.
 func kernelNames(dt cuda.DType, uplo core.Uplo) []string {
 	up := uplo == core.Upper
 	nb, tr := InnerWidth(dt), applyTileRows(dt)
@@ -541,15 +607,32 @@ func kernelNames(dt cuda.DType, uplo core.Uplo) []string {
 		fmt.Sprintf("chol_diag<%s, %d, %d, %v>", typeName[dt], nb, diagThreads(dt), up),
 		fmt.Sprintf("chol_apply<%s, %d, %d, %v, false>", typeName[dt], nb, tr, up),
 		fmt.Sprintf("chol_apply<%s, %d, %d, %v, false>", typeName[dt], nb, tr/2, up),
-		fmt.Sprintf("chol_tiled<%s, %d, %d, %v, false>", typeName[dt], TileWidth, tiledThreads, up),
+		fmt.Sprintf("chol_tiled<%s, %d, %d, %v, false, false>", typeName[dt], TileWidth, tiledThreads, up),
 	}
 	if dt == cuda.Float32 {
 		names = append(names,
 			fmt.Sprintf("chol_apply<%s, %d, %d, %v, true>", typeName[dt], nb, tr, up),
 			fmt.Sprintf("chol_apply<%s, %d, %d, %v, true>", typeName[dt], nb, tr/2, up),
-			fmt.Sprintf("chol_tiled<%s, %d, %d, %v, true>", typeName[dt], TileWidth, tiledThreads, up))
+			fmt.Sprintf("chol_tiled<%s, %d, %d, %v, true, false>", typeName[dt], TileWidth, tiledThreads, up))
+	}
+	names = append(names, fmt.Sprintf("chol_tiled<%s, %d, %d, %v, false, true>", typeName[dt], TileWidth, tiledThreads, up))
+	if dt == cuda.Float32 {
+		names = append(names, fmt.Sprintf("chol_tiled<%s, %d, %d, %v, true, true>", typeName[dt], TileWidth, tiledThreads, up))
 	}
 	return names
+}
+
+// panelKernel is the index in kernelNames of chol_tiled for one outer
+// panel (Options.TiledPanels), with products in T's arithmetic or, for
+// float32 only, in split TF32.
+func panelKernel(dt cuda.DType, split bool) int {
+	switch {
+	case dt != cuda.Float32:
+		return 4
+	case split:
+		return 8
+	}
+	return 7
 }
 
 // tiledKernel and tiledSplitKernel (float32 only) are chol_tiled's indices
@@ -642,6 +725,11 @@ func Potrf[T core.Scalar](s *cuda.Stream, blas *cuda.BLAS, uplo core.Uplo, n int
 			return err
 		}
 	}
+	if e.l.tPanel != 0 {
+		if err := cuda.MemsetD32(s, e.tickets, 0, e.l.tCount); err != nil {
+			return err
+		}
+	}
 	for _, st := range steps {
 		if err := e.run(st); err != nil {
 			e.rejoin()
@@ -685,7 +773,7 @@ func prepare[T core.Scalar](s *cuda.Stream, blas *cuda.BLAS, uplo core.Uplo, n i
 	l := newLayout(dt, uplo, n, count, opt)
 	split := opt.Precision == Split3TF32
 	e := &executor[T]{
-		s: s, blas: blas, side: opt.Side, ks: ks, l: l, uplo: uplo, lda: lda, stride: stride, count: count, info: info,
+		s: s, blas: blas, side: opt.Side, ks: ks, l: l, uplo: uplo, n: n, lda: lda, stride: stride, count: count, info: info, split: split,
 		bases: [...]cuda.DevicePtr{
 			bufA:  a,
 			bufD:  ws.Ptr.Add(l.dOff),
@@ -697,25 +785,29 @@ func prepare[T core.Scalar](s *cuda.Stream, blas *cuda.BLAS, uplo core.Uplo, n i
 	if !split {
 		e.bases[bufHi], e.bases[bufLo] = 0, 0
 	}
+	e.tickets = ws.Ptr.Add(l.tOff)
 	return e, makePlan(uplo, n, lda, stride, l, split), nil
 }
 
 // executor queues the steps of a plan on the GPU.
 type executor[T core.Scalar] struct {
-	s      *cuda.Stream
-	blas   *cuda.BLAS
-	side   *Side          // look-ahead's stream and handle, or nil
-	forked *cuda.Event    // look-ahead: recorded on s at a fork
-	done   *cuda.Event    // look-ahead: recorded on the side stream after its products
-	ks     []*cuda.Kernel // kernelNames order
-	l      layout
-	uplo   core.Uplo
-	lda    int
-	stride int64
-	count  int
-	info   cuda.DevicePtr
-	bases  [bufLo + 1]cuda.DevicePtr
-	args   cuda.Args
+	s       *cuda.Stream
+	blas    *cuda.BLAS
+	side    *Side          // look-ahead's stream and handle, or nil
+	forked  *cuda.Event    // look-ahead: recorded on s at a fork
+	done    *cuda.Event    // look-ahead: recorded on the side stream after its products
+	ks      []*cuda.Kernel // kernelNames order
+	l       layout
+	uplo    core.Uplo
+	n       int
+	lda     int
+	stride  int64
+	count   int
+	info    cuda.DevicePtr
+	bases   [bufLo + 1]cuda.DevicePtr
+	tickets cuda.DevicePtr // TiledPanels: the outer panels' counters and flags
+	split   bool           // Split3TF32
+	args    cuda.Args
 }
 
 // ptr is the device address of element off of buffer b.
@@ -791,6 +883,21 @@ func (e *executor[T]) run(st step) error {
 			Ptr(e.info).Int32(int32(p.j)).Int32(int32(p.w)).Int32(int32(p.rows)).Int32(int32(tiles))
 		blocks := uint32(int64(tiles) * int64(e.count))
 		return cuda.LaunchArgs(e.s, k, [3]uint32{blocks, 1, 1}, [3]uint32{256, 1, 1}, 0, &e.args)
+	case st.panel != nil:
+		p := st.panel
+		tp := tiledPanel{j0: p.J, width: p.W, ldd: e.l.ldd, dStride: e.l.dStride}
+		if p.dOff >= 0 {
+			tp.d = e.ptr(bufD, p.dOff)
+		}
+		if p.split {
+			tp.hi, tp.lo, tp.ldh, tp.hStride = e.bases[bufHi], e.bases[bufLo], e.l.ldh, e.l.hStride
+		}
+		k := e.ks[panelKernel(cuda.DTypeOf[T](), e.split)]
+		nt, wt := int64(e.n-p.J+TileWidth-1)/TileWidth, int64(p.W+TileWidth-1)/TileWidth
+		tasks := (wt*nt - wt*(wt+1)/2 + 1) * int64(e.count)
+		blocks := min(int64(DefaultTiledBlocks(e.s.Context().Device.SMs)), tasks)
+		tiledArgs(&e.args, e.bases[bufA], e.lda, e.stride, e.n, e.count, e.info, e.tickets.Add(4*p.tickets), e.bases[bufX], tp)
+		return cuda.LaunchArgs(e.s, k, [3]uint32{uint32(blocks), 1, 1}, [3]uint32{tiledThreads, 1, 1}, 0, &e.args)
 	}
 	return nil
 }

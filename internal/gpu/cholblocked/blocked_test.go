@@ -30,6 +30,8 @@ var (
 	panelFlag    = flag.Int("blocked.panel", 0, "TestTiming: outer panel width (0: DefaultPanelWidth)")
 	dtypeFlag    = flag.String("blocked.dtype", "float32", "TestTiming: float32 or float64 (no 3xTF32 arms)")
 	lookFlag     = flag.Bool("blocked.lookahead", false, "TestTiming: also time Options.Side (look-ahead), exact and 3xTF32")
+	panelsFlag   = flag.Bool("blocked.tiledpanels", false, "TestTiming: also time every blocked arm with Options.TiledPanels")
+	armsFlag     = flag.String("blocked.arms", "", "TestTiming: the blocked driver's arms to time, comma-separated names as in its table (default: all)")
 	repsFlag     = flag.Int("blocked.reps", 0, "TestTiming: repetitions per arm (0: 9, 5 from n = 4096, 3 from n = 8192)")
 	gridFlag     = flag.String("blocked.grid", "0", "TestTiming: the tiled driver's grid sizes, comma-separated (0: DefaultTiledBlocks)")
 	tiledMaxFlag = flag.Int("blocked.tiledmax", 4096, "TestTiming: the largest order the tiled driver is timed at")
@@ -89,6 +91,18 @@ func TestArguments(t *testing.T) {
 			t.Errorf("empty or single work refused: %v", err)
 		}
 	}
+	// Tiled panels: 140,000 matrices of order 32768 make more tasks per
+	// outer panel than chol_tiled's int32 counter hands out; 100,000 do not.
+	tp := Options{TiledPanels: true}
+	for count, want := range map[int]error{100000: nil, 140000: core.ErrUnsupported} {
+		bytes, err := WorkspaceSize(cuda.Float32, core.Lower, 32768, count, tp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := check(cuda.Float32, core.Lower, 32768, a, 32768, 32768*32768, count, info, Workspace{ws, bytes}, tp); !errors.Is(err, want) {
+			t.Errorf("tiled panels, %d matrices: %v, want %v", count, err, want)
+		}
+	}
 	if err := Potrf[float32](nil, nil, core.Lower, 4, a, 4, 16, 1, info, w, Options{}); !errors.Is(err, core.ErrArgument) {
 		t.Errorf("nil stream: %v", err)
 	}
@@ -104,7 +118,8 @@ func TestLayout(t *testing.T) {
 	for _, dt := range []cuda.DType{cuda.Float32, cuda.Float64, cuda.Complex64, cuda.Complex128} {
 		for _, uplo := range []core.Uplo{core.Lower, core.Upper} {
 			for _, n := range []int{1, 31, 64, 65, 1000, 2048, 5000} {
-				for _, opt := range []Options{{}, {PanelWidth: 4 * InnerWidth(dt)}, {Precision: Split3TF32}} {
+				for _, opt := range []Options{{}, {PanelWidth: 4 * InnerWidth(dt)}, {Precision: Split3TF32}, {TiledPanels: true},
+					{Precision: Split3TF32, TiledPanels: true}} {
 					if CanRun(dt, n, opt) != nil {
 						continue
 					}
@@ -124,6 +139,10 @@ func TestLayout(t *testing.T) {
 						t.Errorf("%v %v n=%d: unaligned buffer: %+v", dt, uplo, n, l)
 					case opt.Precision == Split3TF32 && (l.ldh < n || l.loOff < l.hiOff+l.hStride*count*4 || l.bytes < l.loOff+l.hStride*count*4):
 						t.Errorf("%v %v n=%d: split buffers %+v", dt, uplo, n, l)
+					case opt.TiledPanels && !tiledPanelsFit(l, dt, n, count):
+						t.Errorf("%v %v n=%d: tiled panels' scratch %+v", dt, uplo, n, l)
+					case !opt.TiledPanels && l.tCount != 0:
+						t.Errorf("%v %v n=%d: tickets without tiled panels: %+v", dt, uplo, n, l)
 					}
 				}
 			}
@@ -135,15 +154,40 @@ func TestLayout(t *testing.T) {
 	if got := DefaultPanelWidth(cuda.Complex128, 4096); got != 256 {
 		t.Errorf("DefaultPanelWidth(complex128, 4096) = %d", got)
 	}
-	if got := len(KernelNames()); got != 4*2*4+2*3 { // diag, two applies and tiled per type and triangle; float32's split applies and split tiled
+	if got := len(KernelNames()); got != 5*2*4+2*4 { // diag, two applies, tiled and panel per type and triangle; float32's split applies, split tiled and split panel
 		t.Errorf("%d kernel names: %q", got, KernelNames())
 	}
-	if got := kernelNames(cuda.Complex128, core.Upper); !slices.Equal(got, []string{"chol_diag<cdouble, 32, 128, true>", "chol_apply<cdouble, 32, 32, true, false>", "chol_apply<cdouble, 32, 16, true, false>", "chol_tiled<cdouble, 32, 128, true, false>"}) {
+	if got := kernelNames(cuda.Complex128, core.Upper); !slices.Equal(got, []string{"chol_diag<cdouble, 32, 128, true>", "chol_apply<cdouble, 32, 32, true, false>", "chol_apply<cdouble, 32, 16, true, false>", "chol_tiled<cdouble, 32, 128, true, false, false>", "chol_tiled<cdouble, 32, 128, true, false, true>"}) {
 		t.Errorf("kernelNames = %q", got)
 	}
-	if got := kernelNames(cuda.Float32, core.Lower); got[tiledKernel] != "chol_tiled<float, 32, 128, false, false>" || got[tiledSplitKernel] != "chol_tiled<float, 32, 128, false, true>" {
-		t.Errorf("float32 Lower: tiled kernels %q and %q", got[tiledKernel], got[tiledSplitKernel])
+	if got := kernelNames(cuda.Float32, core.Lower); got[tiledKernel] != "chol_tiled<float, 32, 128, false, false, false>" || got[tiledSplitKernel] != "chol_tiled<float, 32, 128, false, true, false>" ||
+		got[panelKernel(cuda.Float32, false)] != "chol_tiled<float, 32, 128, false, false, true>" || got[panelKernel(cuda.Float32, true)] != "chol_tiled<float, 32, 128, false, true, true>" {
+		t.Errorf("float32 Lower: tiled kernels %q", got)
 	}
+	for _, dt := range []cuda.DType{cuda.Float64, cuda.Complex64, cuda.Complex128} {
+		if got := kernelNames(dt, core.Lower)[panelKernel(dt, false)]; got != fmt.Sprintf("chol_tiled<%s, 32, 128, false, false, true>", typeName[dt]) {
+			t.Errorf("%v: panel kernel %q", dt, got)
+		}
+	}
+}
+
+// tiledPanelsFit reports whether every outer panel's chol_tiled launch
+// finds its tickets and flags (chol_tiled's count for the panel's rows and
+// width) in its share of the ticket buffer, the shares inside the buffer
+// and the buffer apart from the others, and its inverses in X.
+func tiledPanelsFit(l layout, dt cuda.DType, n, count int) bool {
+	end := l.tOff + 4*l.tCount
+	if l.tOff%256 != 0 || l.tOff < l.xOff+l.xStride*int64(count)*int64(dt.Size()) || end > l.bytes || (l.hiOff != 0 && l.hiOff < end) {
+		return false
+	}
+	for J := 0; J < n; J += l.width {
+		nt, wt := int64(n-J+TileWidth-1)/TileWidth, int64(min(l.width, n-J)+TileWidth-1)/TileWidth
+		need := 1 + (wt*nt-wt*(wt-1)/2)*int64(count)
+		if need > l.tPanel || int64(J/l.width+1)*l.tPanel > l.tCount || wt*TileWidth*TileWidth > l.xStride {
+			return false
+		}
+	}
+	return true
 }
 
 // TestPlanSteps checks the shape of a plan: every column factored once and
@@ -316,6 +360,42 @@ func (e *emulator) run(steps []step) {
 			e.diag(st.diag)
 		case st.apply != nil:
 			e.apply(st.apply)
+		case st.panel != nil:
+			e.panel(st.panel)
+		}
+	}
+}
+
+// panel factors an outer panel as chol_tiled does, column by column
+// (potf2 on its n − J rows): a failure keeps the columns before it and the
+// pivot, and the TF32 split goes to the tiles below each diagonal tile.
+func (e *emulator) panel(p *panelStep) {
+	rows := e.n - p.J
+	for b := range e.count {
+		if p.J > 0 && e.info[b] != 0 {
+			continue
+		}
+		l := e.panelLower(b, p.J, rows, p.W, p.dOff)
+		fail, dfail := potf2(l, rows, p.W)
+		lim := p.W
+		if fail != 0 {
+			lim = fail - 1
+		}
+		a := e.bufs[bufA]
+		for c := range lim {
+			for r := c; r < rows; r++ {
+				v := e.conjU(l[r+c*rows])
+				a[int64(b)*e.stride+e.nat(p.J+r, p.J+c, e.lda)] = v
+				if p.split && r >= (c/TileWidth+1)*TileWidth {
+					e.writeSplit(b, p.J+r, p.J+c, v)
+				}
+			}
+		}
+		if fail != 0 {
+			a[int64(b)*e.stride+e.nat(p.J+fail-1, p.J+fail-1, e.lda)] = complex(dfail, 0)
+			e.info[b] = int32(p.J + fail)
+		} else if p.J == 0 {
+			e.info[b] = 0
 		}
 	}
 }
@@ -363,40 +443,62 @@ func (e *emulator) panelValue(b, j, r, c int, dOff int64, dRow int) complex128 {
 	return e.conjU(v)
 }
 
+// panelLower is the lower part of A − D of matrix b's panel at (j, j),
+// rows × cols with a real diagonal, L(r, c) at r + c·rows.
+func (e *emulator) panelLower(b, j, rows, cols int, dOff int64) []complex128 {
+	l := make([]complex128, rows*cols)
+	for c := range cols {
+		for r := c; r < rows; r++ {
+			v := e.panelValue(b, j, r, c, dOff, 0)
+			if r == c {
+				v = complex(real(v), 0)
+			}
+			l[r+c*rows] = v
+		}
+	}
+	return l
+}
+
+// potf2 factors in place the rows × cols panel l (lower part, L(r, c) at
+// r + c·rows), column by column, left-looking; at the first pivot that is
+// not > 0 it stops and returns its 1-based column and value (0 for none).
+func potf2(l []complex128, rows, cols int) (fail int, dfail float64) {
+	for c := range cols {
+		for k := range c {
+			for r := c; r < rows; r++ {
+				l[r+c*rows] -= l[r+k*rows] * cmplx.Conj(l[c+k*rows])
+			}
+		}
+		dv := real(l[c+c*rows])
+		if !(dv > 0) {
+			return c + 1, dv
+		}
+		s := math.Sqrt(dv)
+		l[c+c*rows] = complex(s, 0)
+		for r := c + 1; r < rows; r++ {
+			l[r+c*rows] /= complex(s, 0)
+		}
+	}
+	return 0, 0
+}
+
+// writeSplit writes the TF32 split of v, L(r, c) of matrix b (in A's
+// orientation), to the hi and lo buffers.
+func (e *emulator) writeSplit(b, r, c int, v complex128) {
+	h := float64(tf32(float32(real(v))))
+	off := int64(b)*e.l.hStride + e.nat(r, c, e.l.ldh)
+	e.bufs[bufHi][off] = complex(h, 0)
+	e.bufs[bufLo][off] = complex(real(v)-h, 0)
+}
+
 func (e *emulator) diag(d *diagStep) {
 	nb, w := e.l.nb, d.w
 	for b := range e.count {
 		if !d.first && e.info[b] != 0 {
 			continue
 		}
-		l := make([]complex128, w*w) // L(r, c) at r + c·w
-		for c := range w {
-			for r := c; r < w; r++ {
-				v := e.panelValue(b, d.j, r, c, d.dOff, 0)
-				if r == c {
-					v = complex(real(v), 0)
-				}
-				l[r+c*w] = v
-			}
-		}
-		fail, dfail := 0, 0.0
-		for c := range w {
-			dv := real(l[c+c*w])
-			if !(dv > 0) {
-				fail, dfail = c+1, dv
-				break
-			}
-			s := math.Sqrt(dv)
-			l[c+c*w] = complex(s, 0)
-			for r := c + 1; r < w; r++ {
-				l[r+c*w] /= complex(s, 0)
-			}
-			for k := c + 1; k < w; k++ {
-				for r := k; r < w; r++ {
-					l[r+k*w] -= l[r+c*w] * cmplx.Conj(l[k+c*w])
-				}
-			}
-		}
+		l := e.panelLower(b, d.j, w, w, d.dOff)
+		fail, dfail := potf2(l, w, w)
 		lim := w
 		if fail != 0 {
 			lim = fail - 1
@@ -468,10 +570,7 @@ func (e *emulator) apply(p *applyStep) {
 				v := e.conjU(s)
 				e.bufs[bufA][off] = v
 				if p.split {
-					h := float64(tf32(float32(real(v))))
-					hoff := int64(b)*e.l.hStride + e.nat(p.j+p.w+i, p.j+c, e.l.ldh)
-					e.bufs[bufHi][hoff] = complex(h, 0)
-					e.bufs[bufLo][hoff] = complex(real(v)-h, 0)
+					e.writeSplit(b, p.j+p.w+i, p.j+c, v)
 				}
 			}
 		}
@@ -502,10 +601,11 @@ func testPlanEmulated[T core.Scalar](t *testing.T) {
 	dt := cuda.DTypeOf[T]()
 	nb := InnerWidth(dt)
 	side := &Side{} // look-ahead's plan; the emulator has no streams
-	opts := []Options{{}, {PanelWidth: 2 * nb}, {PanelWidth: 4 * nb}, {PanelWidth: nb, Side: side}, {PanelWidth: 2 * nb, Side: side}}
+	opts := []Options{{}, {PanelWidth: 2 * nb}, {PanelWidth: 4 * nb}, {PanelWidth: nb, Side: side}, {PanelWidth: 2 * nb, Side: side},
+		{PanelWidth: 2 * nb, TiledPanels: true}, {PanelWidth: nb, Side: side, TiledPanels: true}}
 	if dt == cuda.Float32 {
 		opts = append(opts, Options{Precision: Split3TF32}, Options{Precision: Split3TF32, PanelWidth: 2 * nb},
-			Options{Precision: Split3TF32, PanelWidth: nb, Side: side})
+			Options{Precision: Split3TF32, PanelWidth: nb, Side: side}, Options{Precision: Split3TF32, PanelWidth: nb, Side: side, TiledPanels: true})
 	}
 	sizes := []int{1, 5, nb - 1, nb, nb + 1, 2*nb + 1, 3*nb + 7}
 	if testing.Short() {
@@ -518,7 +618,7 @@ func testPlanEmulated[T core.Scalar](t *testing.T) {
 					if late && opt.Side == nil {
 						continue
 					}
-					name := fmt.Sprintf("%v/n=%d/%v/width=%d/lookahead=%v/late=%v", uplo, n, opt.Precision, opt.PanelWidth, opt.Side != nil, late)
+					name := fmt.Sprintf("%v/n=%d/%v/width=%d/lookahead=%v/tiled=%v/late=%v", uplo, n, opt.Precision, opt.PanelWidth, opt.Side != nil, opt.TiledPanels, late)
 					in, items := mixedBatch[T](n, 20, uplo, uint64(n)*7+uint64(uplo), nb)
 					e := newEmulator(uplo, in, opt)
 					e.late = late
@@ -780,10 +880,13 @@ func testPotrf[T core.Scalar](t *testing.T, e *env) {
 	dt := cuda.DTypeOf[T]()
 	nb := InnerWidth(dt)
 	sizes := []int{1, 2, nb - 1, nb, nb + 1, 2*nb - 1, 2*nb + 1, 3 * nb, 4*nb + 1, 255, 257, 320, 449, 600}
-	opts := []Options{{}, {PanelWidth: 4 * nb}, {PanelWidth: nb, Side: e.side}}
+	opts := []Options{{}, {PanelWidth: 4 * nb}, {PanelWidth: nb, Side: e.side}, {PanelWidth: 4 * nb, TiledPanels: true},
+		{PanelWidth: nb, Side: e.side, TiledPanels: true}}
 	if dt == cuda.Float32 {
 		opts = append(opts, Options{Precision: Split3TF32}, Options{Precision: Split3TF32, PanelWidth: 2 * nb},
-			Options{Precision: Split3TF32, PanelWidth: nb, Side: e.side})
+			Options{Precision: Split3TF32, PanelWidth: nb, Side: e.side},
+			Options{Precision: Split3TF32, PanelWidth: 2 * nb, TiledPanels: true},
+			Options{Precision: Split3TF32, PanelWidth: nb, Side: e.side, TiledPanels: true})
 	}
 	if testing.Short() {
 		sizes = []int{nb - 1, 2*nb + 1, 257}
@@ -792,15 +895,15 @@ func testPotrf[T core.Scalar](t *testing.T, e *env) {
 		for _, opt := range opts {
 			worst, worstN := 0.0, 0
 			for _, n := range sizes {
-				name := fmt.Sprintf("%v/%v/width=%d/lookahead=%v/n=%d", uplo, opt.Precision, opt.PanelWidth, opt.Side != nil, n)
+				name := fmt.Sprintf("%v/%v/width=%d/lookahead=%v/tiled=%v/n=%d", uplo, opt.Precision, opt.PanelWidth, opt.Side != nil, opt.TiledPanels, n)
 				t.Run(name, func(t *testing.T) {
 					if r := potrfCase[T](t, e, uplo, n, opt, uint64(1000*n)+uint64(uplo)); r > worst {
 						worst, worstN = r, n
 					}
 				})
 			}
-			t.Logf("%s %v %v width %d look-ahead %v: worst ‖A − L·Lᴴ‖₁/(n·eps·‖A‖₁) = %.3f (n = %d; bound 20)",
-				core.TypeName[T](), uplo, opt.Precision, opt.PanelWidth, opt.Side != nil, worst, worstN)
+			t.Logf("%s %v %v width %d look-ahead %v tiled panels %v: worst ‖A − L·Lᴴ‖₁/(n·eps·‖A‖₁) = %.3f (n = %d; bound 20)",
+				core.TypeName[T](), uplo, opt.Precision, opt.PanelWidth, opt.Side != nil, opt.TiledPanels, worst, worstN)
 		}
 	}
 }
@@ -889,9 +992,10 @@ func TestAccuracy(t *testing.T) {
 	for _, n := range sizes {
 		for _, kind := range []string{"dense", "lowrank", "rowscale", "diagonal", "spectrum"} {
 			mats := gpuModeInputs(kind, n, 2)
-			for _, opt := range []Options{{}, {Precision: Split3TF32}, {Precision: Split3TF32, PanelWidth: 256}, {PanelWidth: 256}} {
+			for _, opt := range []Options{{}, {Precision: Split3TF32}, {Precision: Split3TF32, PanelWidth: 256}, {PanelWidth: 256},
+				{Precision: Split3TF32, PanelWidth: 128, TiledPanels: true}} {
 				for _, uplo := range []core.Uplo{core.Lower, core.Upper} {
-					name := fmt.Sprintf("%s/n=%d/%v/width=%d/%v", kind, n, opt.Precision, opt.PanelWidth, uplo)
+					name := fmt.Sprintf("%s/n=%d/%v/width=%d/tiled=%v/%v", kind, n, opt.Precision, opt.PanelWidth, opt.TiledPanels, uplo)
 					t.Run(name, func(t *testing.T) {
 						accuracyCase(t, e, mats, uplo, func(a cuda.DevicePtr, lda int, stride int64, count int, info cuda.DevicePtr) error {
 							ws := workspace(t, e, cuda.Float32, uplo, n, count, opt)
@@ -1086,10 +1190,11 @@ func TestKernelResources(t *testing.T) {
 		}
 		for i, k := range r.ks {
 			threads := 256
-			switch i {
-			case 0:
+			split := r.dt == cuda.Float32
+			switch {
+			case i == 0:
 				threads = diagThreads(r.dt)
-			case tiledKernel, tiledSplitKernel:
+			case i == tiledKernel, i == panelKernel(r.dt, false), split && (i == tiledSplitKernel || i == panelKernel(r.dt, true)):
 				threads = tiledThreads
 			}
 			gputest.CheckResources(t, k, threads, 0)
@@ -1248,13 +1353,25 @@ func timeCase[T float32 | float64](t *testing.T, e *env, sv *cuda.Solver, gen []
 			opts = append(opts, o)
 		}
 	}
+	if *panelsFlag {
+		for _, o := range slices.Clone(opts) {
+			o.TiledPanels = true
+			opts = append(opts, o)
+		}
+	}
 	for _, opt := range opts {
-		dst, info := gputest.Alloc(t, e.s, bytesPerCall), gputest.Alloc(t, e.s, 4*int64(count))
-		ws := workspace(t, e, dt, uplo, n, count, opt)
 		name := opt.Precision.String()
 		if opt.Side != nil {
 			name += "+lookahead"
 		}
+		if opt.TiledPanels {
+			name += "+tiledpanels"
+		}
+		if *armsFlag != "" && !slices.Contains(strings.Split(*armsFlag, ","), name) {
+			continue
+		}
+		dst, info := gputest.Alloc(t, e.s, bytesPerCall), gputest.Alloc(t, e.s, 4*int64(count))
+		ws := workspace(t, e, dt, uplo, n, count, opt)
 		arms = append(arms, &arm{name, dst, info, func() error {
 			return Potrf[T](e.s, e.blas, uplo, n, dst, n, int64(n)*int64(n), count, info, ws, opt)
 		}})

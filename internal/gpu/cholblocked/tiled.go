@@ -143,11 +143,31 @@ func PotrfTiled[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n int, a cuda.Dev
 	}
 	blocks = min(blocks, l.tiles)
 	var args cuda.Args
-	args.Ptr(a).Int64(int64(lda)).Int64(stride).Int32(int32(n)).Int32(int32(count)).
-		Ptr(info).Ptr(ws.Ptr).Ptr(ws.Ptr.Add(l.xOff))
+	tiledArgs(&args, a, lda, stride, n, count, info, ws.Ptr, ws.Ptr.Add(l.xOff), tiledPanel{width: n})
 	k := ks[tiledKernel]
 	if opt.Precision == Split3TF32 {
 		k = ks[tiledSplitKernel]
 	}
 	return cuda.LaunchArgs(s, k, [3]uint32{uint32(blocks), 1, 1}, [3]uint32{tiledThreads, 1, 1}, 0, &args)
+}
+
+// tiledPanel is the part of the matrices one chol_tiled launch factors:
+// the columns j0 … j0 + width − 1 and every row from j0 (the whole matrix
+// for PotrfTiled), of A − D when d is not null, with the TF32 split of each
+// tile below a diagonal one written to hi and lo when hi is not null.
+type tiledPanel struct {
+	j0, width int
+	d         cuda.DevicePtr
+	ldd       int
+	dStride   int64
+	hi, lo    cuda.DevicePtr
+	ldh       int
+	hStride   int64
+}
+
+// tiledArgs sets chol_tiled's arguments.
+func tiledArgs(args *cuda.Args, a cuda.DevicePtr, lda int, stride int64, n, count int, info, tickets, x cuda.DevicePtr, p tiledPanel) {
+	args.Reset().Ptr(a).Int64(int64(lda)).Int64(stride).Int32(int32(n)).Int32(int32(count)).
+		Ptr(info).Ptr(tickets).Ptr(x).Int32(int32(p.j0)).Int32(int32(p.width)).
+		Ptr(p.d).Int64(int64(p.ldd)).Int64(p.dStride).Ptr(p.hi).Ptr(p.lo).Int64(int64(p.ldh)).Int64(p.hStride)
 }
