@@ -165,10 +165,10 @@ func tiledCanRun(p cholblocked.Precision) func(Call) error {
 
 // maxTiledPanelsN is the largest order routed to the blocked driver with
 // tiled panels. At float32 n = 16384 and one matrix it took 36.7–38.7 ms
-// against 31.2–33.9 without (session 12, TestTiming, three processes):
-// the panel kernel's blocks hold the multiprocessors its products would
-// overlap with. A ceiling of its own keeps a table row at n = 8192, where
-// it leads, from choosing it for larger orders.
+// against 31.2–33.9 for the blocked driver's inner chain with look-ahead
+// (session 12, TestTiming, three processes), which it does not gain from
+// (package cholblocked's doc). A ceiling of its own keeps a table row at
+// n = 8192, where it leads, from choosing it for larger orders.
 const maxTiledPanelsN = 8192
 
 // tiledPanelsCanRun accepts calls the blocked driver takes with tiled

@@ -68,16 +68,17 @@
 // one launch of the tiled driver's kernel instead: chol_tiled on the
 // panel's columns, rows J..n, reading A − D, 32×32 tiles left-looking
 // within the panel, and for Split3TF32 writing the TF32 split of the tiles
-// below the diagonal ones for later outer products. The chain per 32
-// columns is then the tiled driver's (about 11 µs on the H200) instead of
-// about 26. Measured on the H200 at float32 and one or two matrices
-// (session 12; tables in tuned/, timings in bench/results/h200/session12/):
-// with 3xTF32 products it leads at n = 8192, one matrix (7360 µs against
-// 8084 without, Upper) and n = 4096, two matrices (3023 against 3767); at
-// n = 16384 it lost (36.7–38.7 ms against 31.2–33.9), most likely because
-// its persistent blocks (two per multiprocessor, spinning on flags) leave
-// no room for the look-ahead's product beside them and the panel's own
-// tiles grow with n (not profiled). The router stops it at n = 8192.
+// below the diagonal ones for later outer products. A 256-column outer
+// panel then takes 99–125 µs on the H200 up to n = 8192 instead of about
+// 210 (TestPhases, float32, session 12; bench/results/h200/session12/).
+// With 3xTF32 products it leads at n = 8192, one matrix (7360 µs against
+// 8084 without, Upper) and n = 4096, two matrices (3023 against 3767; the
+// tables in tuned/). At n = 16384 it is faster without look-ahead (37.4
+// against 38.8 ms) but loses to the look-ahead (31.2–33.9 ms), which hides
+// the old chain behind the outer products; it gains nothing from the
+// look-ahead itself, most likely because its persistent blocks (two per
+// multiprocessor, spinning on flags) leave no room for the side product
+// (not profiled). The router stops it at n = 8192.
 //
 // # Precision
 //
@@ -725,10 +726,8 @@ func Potrf[T core.Scalar](s *cuda.Stream, blas *cuda.BLAS, uplo core.Uplo, n int
 			return err
 		}
 	}
-	if e.l.tPanel != 0 {
-		if err := cuda.MemsetD32(s, e.tickets, 0, e.l.tCount); err != nil {
-			return err
-		}
+	if err := e.clearTickets(); err != nil {
+		return err
 	}
 	for _, st := range steps {
 		if err := e.run(st); err != nil {
@@ -737,6 +736,15 @@ func Potrf[T core.Scalar](s *cuda.Stream, blas *cuda.BLAS, uplo core.Uplo, n int
 		}
 	}
 	return nil
+}
+
+// clearTickets zeroes the tiled panels' counters and flags (chol_tiled
+// starts from zero), before the plan's first step.
+func (e *executor[T]) clearTickets() error {
+	if e.l.tPanel == 0 {
+		return nil
+	}
+	return cuda.MemsetD32(e.s, e.tickets, 0, e.l.tCount)
 }
 
 // rejoin makes s wait for whatever the side stream holds after a step

@@ -1573,8 +1573,9 @@ func TestPhases(t *testing.T) {
 		if _, err := fmt.Sscanf(key, "%dx%d", &n, &count); err != nil {
 			t.Fatalf("case %q: %v", key, err)
 		}
-		for _, opt := range []Options{{PanelWidth: *panelFlag}, {Precision: Split3TF32, PanelWidth: *panelFlag}} {
-			t.Run(fmt.Sprintf("%s/%v", key, opt.Precision), func(t *testing.T) { phasesCase(t, e, gen, n, count, opt) })
+		for _, opt := range []Options{{PanelWidth: *panelFlag}, {Precision: Split3TF32, PanelWidth: *panelFlag},
+			{PanelWidth: *panelFlag, TiledPanels: true}, {Precision: Split3TF32, PanelWidth: *panelFlag, TiledPanels: true}} {
+			t.Run(fmt.Sprintf("%s/%v/tiled=%v", key, opt.Precision, opt.TiledPanels), func(t *testing.T) { phasesCase(t, e, gen, n, count, opt) })
 		}
 	}
 }
@@ -1624,10 +1625,13 @@ func phasesCase(t *testing.T, e *env, gen []*cuda.Kernel, n, count int, opt Opti
 	for i := range evs {
 		evs[i] = gputest.Event(t, c)
 	}
-	kinds := []string{"outer gemm", "inner gemm", "diag", "apply"}
+	kinds := []string{"outer gemm", "inner gemm", "diag", "apply", "panel"}
 	sum := make([]float64, len(kinds))
 	cnt := make([]int, len(kinds))
 	fresh()
+	if err := ex.clearTickets(); err != nil {
+		t.Fatal(err)
+	}
 	evs[0].Record(e.s)
 	for i, st := range steps {
 		if err := ex.run(st); err != nil {
@@ -1647,6 +1651,8 @@ func phasesCase(t *testing.T, e *env, gen []*cuda.Kernel, n, count int, opt Opti
 			k = 1
 		case st.diag != nil:
 			k = 2
+		case st.panel != nil:
+			k = 4
 		}
 		ms, err := cuda.ElapsedMs(evs[i], evs[i+1])
 		if err != nil {
@@ -1658,7 +1664,7 @@ func phasesCase(t *testing.T, e *env, gen []*cuda.Kernel, n, count int, opt Opti
 	sort.Float64s(whole)
 	sort.Float64s(host)
 	var b strings.Builder
-	fmt.Fprintf(&b, "n%d b%d %v panel %d: whole %.1f µs (median of 5), host enqueue %.1f µs; stepped:", n, count, opt.Precision, ex.l.width, whole[2], host[2])
+	fmt.Fprintf(&b, "n%d b%d %v tiled panels %v, panel %d: whole %.1f µs (median of 5), host enqueue %.1f µs; stepped:", n, count, opt.Precision, opt.TiledPanels, ex.l.width, whole[2], host[2])
 	total := 0.0
 	for k := range kinds {
 		total += sum[k]
