@@ -390,15 +390,16 @@ func check(dt cuda.DType, uplo core.Uplo, n int, a cuda.DevicePtr, lda int, stri
 	if n == 0 || count == 0 {
 		return nil
 	}
-	if err := ws.check(newLayout(dt, uplo, n, count, opt).bytes, "WorkspaceSize"); err != nil {
+	l := newLayout(dt, uplo, n, count, opt)
+	if err := ws.check(l.bytes, "WorkspaceSize"); err != nil {
 		return err
 	}
 	if tiles := (int64(n) + int64(applyTileRows(dt)) - 1) / int64(applyTileRows(dt)); tiles*int64(count) > math.MaxInt32 {
 		return fmt.Errorf("%w: cholblocked: %d matrices of order %d need more than 2³¹ − 1 blocks per panel", core.ErrUnsupported, count, n)
 	}
-	if tp := newLayout(dt, uplo, n, count, opt).tPanel; tp > math.MaxInt32/2 {
+	if l.tPanel > math.MaxInt32/2 {
 		// chol_tiled's int32 counter runs to its tasks plus the grid.
-		return fmt.Errorf("%w: cholblocked: %d matrices of order %d make %d tiled-panel tasks, more than 2³⁰", core.ErrUnsupported, count, n, tp)
+		return fmt.Errorf("%w: cholblocked: %d matrices of order %d make %d tiled-panel tasks, more than 2³⁰", core.ErrUnsupported, count, n, l.tPanel)
 	}
 	return nil
 }
