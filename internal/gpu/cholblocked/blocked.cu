@@ -5,9 +5,10 @@
 // matrix holds U = Lᴴ, so L(r, c) = conj(U(c, r)) is read at c + r·ld and
 // written back conjugated. "Natural" index of L(r, c) in a buffer of
 // leading dimension ld: r + c·ld (Lower) or c + r·ld (Upper). The update
-// buffer D written by cuBLAS (D = Σ L·Lᴴ over the columns to the left) and
-// the TF32 split buffers use the same natural orientation as A, so the
-// kernels read A − D element by element with one index formula.
+// buffer D written by cuBLAS (D = Σ L·Lᴴ over the columns to the left)
+// uses the same natural orientation as A, so the kernels read A − D
+// element by element with one index formula. The TF32 split buffers are
+// K-major in both orientations (split_store).
 //
 // Failure. chol_diag writes info = j + k for the first pivot k (1-based in
 // the block) that is not > 0 (≤ 0 or NaN); it then writes only the columns
@@ -329,6 +330,22 @@ __device__ __forceinline__ void split_tf32(float v, float& h, float& l) {
     l = v - h;
 }
 
+// split_store writes the TF32 split of v (split_tf32) to hi[i] and lo[i];
+// only float has one (the blocked driver's Split3TF32 reads it). The split
+// buffers are K-major in both orientations, L(r, c) at nat<true>(r, c) =
+// c + r·ldh, for the products that read them: with L's rows contiguous
+// (Lower's natural order) cuBLAS's TF32 products ran at 195 TF/s against
+// 369 K-major on the H200 (15872×2048×768, session 13, call 2; padding the
+// leading dimension changed nothing, call 3), most likely because Hopper's
+// wgmma transposes only 16-bit operands.
+__device__ __forceinline__ void split_store(float* hi, float* lo, long long i, float v) {
+    float h, l;
+    split_tf32(v, h, l);
+    hi[i] = h;
+    lo[i] = l;
+}
+template <typename T> __device__ __forceinline__ void split_store(float*, float*, long long, T) {}
+
 enum { kApplyThreads = 256 };
 
 // chol_apply solves one row tile of the panel below the diagonal block,
@@ -418,21 +435,21 @@ __global__ void __launch_bounds__(kApplyThreads) chol_apply(T* __restrict__ a, l
         for (int q = 0; q < CQ; ++q) s_p[ty + 16 * r][tx + 16 * q] = acc[r][q];
     __syncthreads();
 
-    float* const hm = SPLIT ? hi + m * hstride + nat<UPPER>((long long)j + w + i0, j, ldh) : nullptr;
-    float* const lm = SPLIT ? lo + m * hstride + nat<UPPER>((long long)j + w + i0, j, ldh) : nullptr;
 #pragma unroll
     for (int e = tid; e < TR * NB; e += kApplyThreads) {
         const int r = UPPER ? e / NB : e % TR;
         const int c = UPPER ? e % NB : e / TR;
-        if (r < nr && c < lim) {
-            const T v = UPPER ? conj_(s_p[r][c]) : s_p[r][c];
-            am[nat<UPPER>(r, c, lda)] = v;
-            if constexpr (SPLIT) {
-                float h, l;
-                split_tf32(v, h, l);
-                hm[nat<UPPER>(r, c, ldh)] = h;
-                lm[nat<UPPER>(r, c, ldh)] = l;
-            }
+        if (r < nr && c < lim) am[nat<UPPER>(r, c, lda)] = UPPER ? conj_(s_p[r][c]) : s_p[r][c];
+    }
+    if constexpr (SPLIT) {
+        // The split is K-major in both orientations (see split_store):
+        // columns fastest here, rows fastest above for Lower's A.
+        float* const hm = hi + m * hstride + nat<true>((long long)j + w + i0, j, ldh);
+        float* const lm = lo + m * hstride + nat<true>((long long)j + w + i0, j, ldh);
+#pragma unroll
+        for (int e = tid; e < TR * NB; e += kApplyThreads) {
+            const int r = e / NB, c = e % NB;
+            if (r < nr && c < lim) split_store(hm, lm, nat<true>(r, c, ldh), s_p[r][c]);
         }
     }
 }
@@ -586,15 +603,6 @@ __device__ __forceinline__ void load_tile(T (*s)[TS + 1], const T* a, long long 
     }
 }
 
-// split_store writes the TF32 split of v (split_tf32) to hi[i] and lo[i];
-// only float has one (the blocked driver's Split3TF32 reads it).
-__device__ __forceinline__ void split_store(float* hi, float* lo, long long i, float v) {
-    float h, l;
-    split_tf32(v, h, l);
-    hi[i] = h;
-    lo[i] = l;
-}
-template <typename T> __device__ __forceinline__ void split_store(float*, float*, long long, T) {}
 
 // store_tile writes s[r][c] to L(r0 + r, c0 + c) for r < nr, c < nc.
 // With hi not null it also writes the TF32 split of each value to hi and
@@ -607,10 +615,14 @@ __device__ __forceinline__ void store_tile(T* a, long long lda, const T (*s)[TS 
         const int fast = e % TS, slow = e / TS;
         const int r = UPPER ? slow : fast;
         const int c = UPPER ? fast : slow;
-        if (r < nr && c < nc) {
-            const T v = UPPER ? conj_(s[r][c]) : s[r][c];
-            a[nat<UPPER>(r0 + r, c0 + c, lda)] = v;
-            if (hi != nullptr) split_store(hi, lo, nat<UPPER>(r0 + r, c0 + c, ldh), v);
+        if (r < nr && c < nc) a[nat<UPPER>(r0 + r, c0 + c, lda)] = UPPER ? conj_(s[r][c]) : s[r][c];
+    }
+    if (hi != nullptr) {
+        // K-major in both orientations (split_store): columns fastest.
+#pragma unroll 4
+        for (int e = threadIdx.x; e < TS * TS; e += NT) {
+            const int r = e / TS, c = e % TS;
+            if (r < nr && c < nc) split_store(hi, lo, nat<true>(r0 + r, c0 + c, ldh), s[r][c]);
         }
     }
 }

@@ -86,13 +86,20 @@
 // ?gemm, no tensor cores). Split3TF32, for float32 only, computes the outer
 // update with three TF32 tensor-core products, hi·hiᴴ + hi·loᴴ + lo·hiᴴ,
 // where hi is L rounded to TF32 and lo = L − hi (each exact in FP32, kept in
-// scratch and written by chol_apply as it produces L); the dropped lo·loᴴ
-// term is below 2⁻²² relative, so the result keeps FP32 accuracy
-// (‖A − L·Lᴴ‖₁ ≤ 20·n·2⁻²³·‖A‖₁ is tested on dense, low-rank, row-scaled
-// and graded-diagonal inputs). FP32 SIMT alone cannot reach n ≥ 8192
+// scratch and written by chol_apply or chol_tiled as they produce L); the
+// dropped lo·loᴴ term is below 2⁻²² relative, so the result keeps FP32
+// accuracy (‖A − L·Lᴴ‖₁ ≤ 20·n·2⁻²³·‖A‖₁ is tested on dense, low-rank,
+// row-scaled and graded-diagonal inputs). FP32 SIMT alone cannot reach n ≥ 8192
 // targets (perf-anchors: n = 32768 has a 175 ms FP32 floor at 67 TF/s).
 // The inner updates, the diagonal factorizations and the panel solves stay
 // in FP32.
+//
+// hi and lo are K-major for both triangles (L(r, c) at c + r·ld, the
+// products' depth index contiguous), which Lower's natural order is not:
+// stored that way for Lower too, its outer products at n = 16384 went from
+// 172 to 260 TF/s and the whole factorization with look-ahead from 31.3 to
+// 23.9 ms on the H200 (TestPhases and TestTiming, session 13; Upper's
+// natural order was K-major already).
 //
 // # Failure
 //
@@ -246,7 +253,7 @@ type layout struct {
 	dStride int64 // elements per matrix
 	dBank   int64 // elements from the first D bank to the second (odd outer panels); 0 without look-ahead
 	xStride int64 // X = L11⁻¹: nb×nb per matrix
-	ldh     int   // hi and lo (Split3TF32): n×n float32 per matrix, same orientation as A
+	ldh     int   // hi and lo (Split3TF32): n×n float32 per matrix, K-major (L(r, c) at c + r·ldh) for both triangles
 	hStride int64
 
 	tPanel int64 // TiledPanels: int32 tickets and flags per outer panel (0 without)
@@ -418,12 +425,23 @@ const (
 )
 
 // operand is a strided batch operand: offset, leading dimension and stride
-// in elements of its buffer.
+// in elements of its buffer, and whether it holds L K-major (L(r, c) at
+// c + r·ld, as the split buffers do for both triangles) instead of in A's
+// orientation.
 type operand struct {
 	buf    buffer
 	off    int64
 	ld     int
 	stride int64
+	kmajor bool
+}
+
+// at is the offset of L(r, c) in o from its offset.
+func (o operand) at(uplo core.Uplo, r, c int) int64 {
+	if o.kmajor {
+		uplo = core.Upper
+	}
+	return natural(uplo, r, c, o.ld)
 }
 
 // gemmStep is C = beta·C + op(A)·op(B), alpha = 1.
@@ -494,20 +512,27 @@ func natural(uplo core.Uplo, row, col, ld int) int64 {
 func makePlan(uplo core.Uplo, n, lda int, stride int64, l layout, split bool) []step {
 	var steps []step
 	a := operand{buf: bufA, ld: lda, stride: stride}
-	hi := operand{buf: bufHi, ld: l.ldh, stride: l.hStride}
-	lo := operand{buf: bufLo, ld: l.ldh, stride: l.hStride}
+	hi := operand{buf: bufHi, ld: l.ldh, stride: l.hStride, kmajor: true}
+	lo := operand{buf: bufLo, ld: l.ldh, stride: l.hStride, kmajor: true}
 	// product queues D(·) (+)= X[r0:r0+m, k0:k0+k]·Y[c0:c0+w, k0:k0+k]ᴴ in
 	// L's orientation, D's block starting at offset dOff. For Upper the
 	// buffers hold Lᴴ, so the same product is Y'ᴴ·X' with the roles of the
 	// operands swapped: D holds its conjugate transpose, A's orientation.
+	// K-major operands (float32 only, no conjugate) are Xᵀ and Yᵀ for
+	// Lower, as for Upper.
 	side := false // products go to the side stream
 	product := func(x, y operand, r0, c0, k0, m, w, k int, dOff int64, beta int, tf32 bool) {
-		x.off = natural(uplo, r0, k0, x.ld)
-		y.off = natural(uplo, c0, k0, y.ld)
+		x.off = x.at(uplo, r0, k0)
+		y.off = y.at(uplo, c0, k0)
 		d := operand{buf: bufD, off: dOff, ld: l.ldd, stride: l.dStride}
-		g := &gemmStep{transA: core.NoTrans, transB: core.ConjTrans, m: m, n: w, k: k, a: x, b: y, c: d, beta: beta, tf32: tf32, side: side}
-		if uplo == core.Upper {
+		var g *gemmStep
+		switch {
+		case uplo == core.Upper:
 			g = &gemmStep{transA: core.ConjTrans, transB: core.NoTrans, m: w, n: m, k: k, a: y, b: x, c: d, beta: beta, tf32: tf32, side: side}
+		case x.kmajor:
+			g = &gemmStep{transA: core.Trans, transB: core.NoTrans, m: m, n: w, k: k, a: x, b: y, c: d, beta: beta, tf32: tf32, side: side}
+		default:
+			g = &gemmStep{transA: core.NoTrans, transB: core.ConjTrans, m: m, n: w, k: k, a: x, b: y, c: d, beta: beta, tf32: tf32, side: side}
 		}
 		steps = append(steps, step{gemm: g})
 	}

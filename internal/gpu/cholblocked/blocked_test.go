@@ -486,7 +486,7 @@ func potf2(l []complex128, rows, cols int) (fail int, dfail float64) {
 // orientation), to the hi and lo buffers.
 func (e *emulator) writeSplit(b, r, c int, v complex128) {
 	h := float64(tf32(float32(real(v))))
-	off := int64(b)*e.l.hStride + e.nat(r, c, e.l.ldh)
+	off := int64(b)*e.l.hStride + natural(core.Upper, r, c, e.l.ldh) // K-major for both triangles
 	e.bufs[bufHi][off] = complex(h, 0)
 	e.bufs[bufLo][off] = complex(real(v)-h, 0)
 }
@@ -1551,6 +1551,7 @@ func checkLarge[T float32 | float64](a, l []T, n int) float64 {
 }
 
 var phasesFlag = flag.String("blocked.phases", "", "TestPhases cases, e.g. 1024x4,4096x1 (empty: skip)")
+var phasesArmsFlag = flag.String("blocked.phasesarms", "", "TestPhases: the options to run, as precision/tiled, e.g. 3xTF32/true (empty: all)")
 
 // TestPhases takes float32 Lower factorizations apart step by step: an
 // event between every two steps of the plan, GPU time summed per kind of
@@ -1575,6 +1576,9 @@ func TestPhases(t *testing.T) {
 		}
 		for _, opt := range []Options{{PanelWidth: *panelFlag}, {Precision: Split3TF32, PanelWidth: *panelFlag},
 			{PanelWidth: *panelFlag, TiledPanels: true}, {Precision: Split3TF32, PanelWidth: *panelFlag, TiledPanels: true}} {
+			if *phasesArmsFlag != "" && !slices.Contains(strings.Split(*phasesArmsFlag, ","), fmt.Sprintf("%v/%v", opt.Precision, opt.TiledPanels)) {
+				continue
+			}
 			t.Run(fmt.Sprintf("%s/%v/tiled=%v", key, opt.Precision, opt.TiledPanels), func(t *testing.T) { phasesCase(t, e, gen, n, count, opt) })
 		}
 	}
@@ -1628,6 +1632,8 @@ func phasesCase(t *testing.T, e *env, gen []*cuda.Kernel, n, count int, opt Opti
 	kinds := []string{"outer gemm", "inner gemm", "diag", "apply", "panel"}
 	sum := make([]float64, len(kinds))
 	cnt := make([]int, len(kinds))
+	flops := make([]float64, len(kinds))
+	var detail []string // the first products, and every eighth outer panel
 	fresh()
 	if err := ex.clearTickets(); err != nil {
 		t.Fatal(err)
@@ -1660,6 +1666,15 @@ func phasesCase(t *testing.T, e *env, gen []*cuda.Kernel, n, count int, opt Opti
 		}
 		sum[k] += 1000 * float64(ms)
 		cnt[k]++
+		if g := st.gemm; g != nil {
+			f := 2 * float64(g.m) * float64(g.n) * float64(g.k) * float64(count)
+			flops[k] += f
+			if len(detail) < 12 {
+				detail = append(detail, fmt.Sprintf("%s %d×%d×%d %.1f µs %.0f TF/s", kinds[k], g.m, g.n, g.k, 1000*ms, f/(1e9*float64(ms))))
+			}
+		} else if st.panel != nil && st.panel.J%(8*ex.l.width) == 0 {
+			detail = append(detail, fmt.Sprintf("panel J=%d %.1f µs", st.panel.J, 1000*ms))
+		}
 	}
 	sort.Float64s(whole)
 	sort.Float64s(host)
@@ -1669,9 +1684,13 @@ func phasesCase(t *testing.T, e *env, gen []*cuda.Kernel, n, count int, opt Opti
 	for k := range kinds {
 		total += sum[k]
 		if cnt[k] > 0 {
-			fmt.Fprintf(&b, " %s %d× %.1f µs (%.1f each);", kinds[k], cnt[k], sum[k], sum[k]/float64(cnt[k]))
+			fmt.Fprintf(&b, " %s %d× %.1f µs (%.1f each", kinds[k], cnt[k], sum[k], sum[k]/float64(cnt[k]))
+			if flops[k] > 0 {
+				fmt.Fprintf(&b, ", %.0f TF/s", flops[k]/(1e6*sum[k]))
+			}
+			b.WriteString(");")
 		}
 	}
-	fmt.Fprintf(&b, " total %.1f µs", total)
+	fmt.Fprintf(&b, " total %.1f µs\n\t%s", total, strings.Join(detail, "\n\t"))
 	t.Log(b.String())
 }

@@ -154,7 +154,8 @@ func PotrfTiled[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n int, a cuda.Dev
 // tiledPanel is the part of the matrices one chol_tiled launch factors:
 // the columns j0 … j0 + width − 1 and every row from j0 (the whole matrix
 // for PotrfTiled), of A − D when d is not null, with the TF32 split of each
-// tile below a diagonal one written to hi and lo when hi is not null.
+// tile below a diagonal one written to hi and lo (K-major, leading
+// dimension ldh) when hi is not null.
 type tiledPanel struct {
 	j0, width int
 	d         cuda.DevicePtr
