@@ -1,0 +1,174 @@
+package batchlas
+
+import (
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/batchlas/batchlas/internal/cuda"
+	"github.com/batchlas/batchlas/internal/gpu/potrf"
+)
+
+var overheadFlag = flag.Bool("overhead", false, "run TestCallOverhead (GPU timing)")
+
+// TestCallOverhead splits the time of k back-to-back small Potrf calls, as
+// the cholesky-gpumode suite makes them, into the kernel, the info memset
+// and the rest of the public call: events around 16 calls of each arm, the
+// median of 15 repetitions after an L2 eviction, and the host's wall time
+// to enqueue the 16 calls. Run with -overhead on a GPU.
+func TestCallOverhead(t *testing.T) {
+	if !*overheadFlag {
+		t.Skip("run with -overhead")
+	}
+	dev, err := OpenDevice("cuda")
+	if err != nil {
+		t.Skip("no GPU:", err)
+	}
+	q, err := dev.NewQueue()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer q.Close()
+	for _, tc := range []struct {
+		uplo     Uplo
+		n, count int
+		tier     string
+	}{
+		{Upper, 32, 1, "native:tiny"}, {Upper, 32, 4096, "native:tiny"}, {Lower, 32, 4096, "native:tiny"},
+		{Upper, 64, 1024, "native:cta"}, {Upper, 64, 1024, "native:warp"}, {Lower, 64, 1024, "native:warp"},
+		{Upper, 128, 256, "native:cta"},
+	} {
+		t.Run(fmt.Sprintf("%v/n=%d/batch=%d/%s", tc.uplo, tc.n, tc.count, tc.tier), func(t *testing.T) {
+			overheadCase(t, q, tc.uplo, tc.n, tc.count, tc.tier)
+		})
+	}
+}
+
+func overheadCase(t *testing.T, q *Queue, uplo Uplo, n, count int, tier string) {
+	const calls = 16
+	dev := q.Device()
+	host := make([]float32, n*n*count)
+	rng := rand.New(rand.NewPCG(1, uint64(n)))
+	for m := range count {
+		a := host[m*n*n : (m+1)*n*n]
+		for j := range n {
+			for i := j; i < n; i++ {
+				v := float32(rng.Float64() - 0.5)
+				if i == j {
+					v = float32(n)
+				}
+				a[i+j*n], a[j+i*n] = v, v
+			}
+		}
+	}
+	pristine, err := NewBatch[float32](dev, n, n, calls*count)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pristine.Free()
+	work, err := NewBatch[float32](dev, n, n, calls*count)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer work.Free()
+	var xs []*Batch[float32]
+	var infos []*Info
+	for j := range calls {
+		p, err := pristine.Slice(j*count, (j+1)*count)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := p.Upload(q, host); err != nil {
+			t.Fatal(err)
+		}
+		x, err := work.Slice(j*count, (j+1)*count)
+		if err != nil {
+			t.Fatal(err)
+		}
+		info, err := NewInfo(dev, count)
+		if err != nil {
+			t.Fatal(err)
+		}
+		xs, infos = append(xs, x), append(infos, info)
+	}
+	s := q.gpu.stream
+	kernel := func(x *Batch[float32], info *Info) error {
+		switch tier {
+		case "native:tiny":
+			return potrf.Potrf[float32](s, uplo, n, x.devPtr(), x.ld, int64(x.stride), x.count, info.gpu.ptr)
+		case "native:warp":
+			return potrf.PotrfWarp[float32](s, uplo, n, x.devPtr(), x.ld, int64(x.stride), x.count, info.gpu.ptr)
+		}
+		return potrf.PotrfCTA[float32](s, uplo, n, x.devPtr(), x.ld, int64(x.stride), x.count, info.gpu.ptr)
+	}
+	arms := []struct {
+		name string
+		call func(x *Batch[float32], info *Info) error
+	}{
+		{"kernel", kernel},
+		{"memset+kernel", func(x *Batch[float32], info *Info) error {
+			if err := cuda.MemsetD32(s, info.gpu.ptr, 0, int64(count)); err != nil {
+				return err
+			}
+			return kernel(x, info)
+		}},
+		{"Potrf(" + tier + ")", func(x *Batch[float32], info *Info) error { return Potrf(q, uplo, x, info, Route(tier)) }},
+		{"Potrf(auto)", func(x *Batch[float32], info *Info) error { return Potrf(q, uplo, x, info) }},
+	}
+	gpuUS := make([][]float64, len(arms))
+	hostUS := make([][]float64, len(arms))
+	for rep := -1; rep < 15; rep++ {
+		for i, arm := range arms {
+			if err := Copy(q, pristine, work); err != nil {
+				t.Fatal(err)
+			}
+			if err := q.EvictCache(); err != nil {
+				t.Fatal(err)
+			}
+			if err := q.Wait(); err != nil {
+				t.Fatal(err)
+			}
+			start, err := q.Mark()
+			if err != nil {
+				t.Fatal(err)
+			}
+			t0 := time.Now()
+			for j, x := range xs {
+				if err := arm.call(x, infos[j]); err != nil {
+					t.Fatal(err)
+				}
+			}
+			h := time.Since(t0)
+			end, err := q.Mark()
+			if err != nil {
+				t.Fatal(err)
+			}
+			d, err := end.Since(start)
+			if err != nil {
+				t.Fatal(err)
+			}
+			start.Release()
+			end.Release()
+			if rep >= 0 {
+				gpuUS[i] = append(gpuUS[i], float64(d.Nanoseconds())/1e3/calls)
+				hostUS[i] = append(hostUS[i], float64(h.Nanoseconds())/1e3/calls)
+			}
+		}
+	}
+	if err := q.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	for j, info := range infos {
+		fails, err := info.Failed(q)
+		if err != nil || len(fails) > 0 {
+			t.Fatalf("input %d: failed %v, %v", j, fails, err)
+		}
+	}
+	median := func(v []float64) float64 { slices.Sort(v); return v[len(v)/2] }
+	for i, arm := range arms {
+		t.Logf("%-22s %8.2f µs per call on the GPU, %6.2f µs per call to enqueue", arm.name, median(gpuUS[i]), median(hostUS[i]))
+	}
+}
