@@ -161,9 +161,11 @@ func checkCTA(dt cuda.DType, uplo core.Uplo, n int, a cuda.DevicePtr, lda int, s
 	return batcharg.Factor("potrf: cta", dt, uplo, n, a, lda, stride, count, info)
 }
 
-// ctaVector reports whether every Upper row may be moved as 16-byte
-// vectors: the start of each matrix and each column 16-byte aligned.
-func ctaVector(dt cuda.DType, uplo core.Uplo, a cuda.DevicePtr, lda int, stride int64, count int) bool {
+// upperVectors reports whether the columns of Upper matrices may be moved
+// as 16-byte vectors: the start of each matrix and each column 16-byte
+// aligned. The register, warp and CTA tiers then read a row of L (a
+// column of U) so.
+func upperVectors(dt cuda.DType, uplo core.Uplo, a cuda.DevicePtr, lda int, stride int64, count int) bool {
 	size := int64(dt.Size())
 	return uplo == core.Upper && uintptr(a)%16 == 0 && int64(lda)*size%16 == 0 && (count == 1 || stride*size%16 == 0)
 }
@@ -213,7 +215,7 @@ func ctaCall(s *cuda.Stream, op string, dt cuda.DType, uplo core.Uplo, n int, a 
 		return err
 	}
 	var vec int32
-	if ctaVector(dt, uplo, a, lda, stride, count) {
+	if upperVectors(dt, uplo, a, lda, stride, count) {
 		vec = 1
 	}
 	var args cuda.Args

@@ -139,8 +139,8 @@ func TestCTAVector(t *testing.T) {
 		{cuda.Complex128, core.Upper, a, 41, 41*40 + 1, 3, true},
 		{cuda.Complex128, core.Upper, a + 8, 41, 41 * 40, 3, false},
 	} {
-		if got := ctaVector(tc.dt, tc.uplo, tc.a, tc.lda, tc.stride, tc.count); got != tc.want {
-			t.Errorf("ctaVector(%v, %v, %#x, lda %d, stride %d, count %d) = %v", tc.dt, tc.uplo, uintptr(tc.a), tc.lda, tc.stride, tc.count, got)
+		if got := upperVectors(tc.dt, tc.uplo, tc.a, tc.lda, tc.stride, tc.count); got != tc.want {
+			t.Errorf("upperVectors(%v, %v, %#x, lda %d, stride %d, count %d) = %v", tc.dt, tc.uplo, uintptr(tc.a), tc.lda, tc.stride, tc.count, got)
 		}
 	}
 }

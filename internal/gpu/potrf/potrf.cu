@@ -4,8 +4,9 @@
 // Shape. One matrix per group of N lanes (N = 4, 8, 16 or 32), 32/N matrices
 // per warp, 128 threads per block. Lane i keeps row i of L in a register
 // array r[0..NC-1], NC = n rounded up to a multiple of 4 (≤ N); for Upper,
-// row i of Uᴴ, which is column i of U conjugated, staged through shared
-// memory both ways so that global memory sees whole columns (upper_tile).
+// row i of Uᴴ, which is column i of U conjugated: moved in place as 16-byte
+// vectors when the columns are 16-byte aligned (upper_row_load), else
+// staged through shared memory both ways (upper_tile).
 // Rows n..NC-1 hold the identity and r[k] for k > i starts at zero, so the
 // body needs no tests on the lane or on n: the padding pivots
 // are exactly 1, the padding entries of L exactly 0, and the values computed
@@ -72,13 +73,14 @@ __device__ __forceinline__ long long opaque(long long x) {
     return x;
 }
 
-// Upper staging (dynamic shared memory, upperTileBytes in potrf.go): each
-// group's tile holds NC rows of NC + 1 elements. Lane i needs column i of A,
-// whose elements lie lda apart: read in place, each warp load touched up to
-// 32 sectors ([H200] float n = 32, 4096 matrices: Upper 46 µs against 14 µs
-// for Lower). Instead the group reads column c of A with lane l at A(l, c),
-// consecutive addresses, into tile row c (lane c's row), and each lane then
-// reads its own row; the store runs the other way. The odd row length keeps
+// Upper staging (dynamic shared memory, upperTileBytes in potrf.go), for
+// columns that are not 16-byte aligned: each group's tile holds NC rows of
+// NC + 1 elements. Lane i needs column i of U; read in place one element
+// at a time, each warp load touched up to 32 sectors, the lanes' columns
+// lying lda apart ([H200] float n = 32, 4096 matrices: Upper 46 µs against
+// 14 µs for Lower). Instead the group reads column c of A with lane l at
+// A(l, c), consecutive addresses, into tile row c (lane c's row), and each
+// lane then reads its own row; the store runs the other way. The odd row length keeps
 // both the column writes and the row reads free of bank conflicts (float
 // NC = 12 writes: two-way).
 extern __shared__ pack<float> potrf_tile[];
@@ -87,15 +89,91 @@ template <typename T, int NC> __device__ __forceinline__ T* upper_tile(int group
     return reinterpret_cast<T*>(potrf_tile) + group * (NC * (NC + 1));
 }
 
+// Upper in place. Row i of L is column i of U conjugated, contiguous in
+// memory: when every column is 16-byte aligned (the launcher's upperVectors,
+// the kernels' VEC), a lane moves its row as whole vectors instead of
+// through upper_tile: a quarter of the load instructions, no shared memory.
+// [H200] float, µs a call through the tile → in place: n = 32, 4096
+// matrices, 16 calls back to back 24.05 → 22.89; 65,536 matrices of n = 16
+// 52.4 → 47.4, of n = 8 16.7 → 13.5; n = 32 at 65,536 241 → 240, where the
+// in-place kernel's 85 registers allow 5 blocks a multiprocessor, not 7
+// (TestRegVariants, bench/results/h200/session14/).
+//
+// upper_row_load sets r to row `row` of L from col = &U(0, row): r[c] =
+// conj(U(c, row)) for c < row, the real part of U(row, row) at c = row,
+// zero beyond; a row that is not real (padding) is the identity row. It
+// reads only col[0..row]: the vectors wholly inside the triangle as 16-byte
+// loads, the one that straddles the diagonal element by element.
+template <typename T, int K>
+__device__ __forceinline__ void upper_row_load(T (&r)[K], const T* col, int row, bool real) {
+    using R = typename real_of<T>::type;
+    constexpr int V = 16 / (int)sizeof(T);
+    static_assert(K % V == 0, "whole vectors");
+#pragma unroll
+    for (int q = 0; q < K / V; ++q) {
+        pack<T> p;
+#pragma unroll
+        for (int e = 0; e < V; ++e) p.v[e] = from_real<T>(R(0));
+        if (real && q * V + V - 1 <= row) {
+            p = *reinterpret_cast<const pack<T>*>(col + q * V);
+        } else if (real) {
+#pragma unroll
+            for (int e = 0; e < V; ++e)
+                if (q * V + e <= row) p.v[e] = col[q * V + e];
+        }
+#pragma unroll
+        for (int e = 0; e < V; ++e) {
+            const int c = q * V + e;
+            T v = from_real<T>(c == row ? R(1) : R(0));
+            if (real && c <= row) v = c == row ? from_real<T>(re(p.v[e])) : conj_(p.v[e]);
+            r[c] = v;
+        }
+    }
+}
+
+// upper_row_store writes row `row` of L back as column `row` of U: U(c, row)
+// = conj(r[c]) for the final rows c ≤ row of U (c < fail − 1, every one when
+// fail = 0), and the failing pivot (c = row = fail − 1) as potf2 leaves it,
+// a real value not conjugated; nothing else. Whole vectors where all of a
+// vector is written, the rest element by element.
+template <typename T, int K>
+__device__ __forceinline__ void upper_row_store(const T (&r)[K], T* col, int row, bool real, int fail) {
+    constexpr int V = 16 / (int)sizeof(T);
+    const int last = fail ? fail - 1 : K; // rows of U before last are final
+#pragma unroll
+    for (int q = 0; q < K / V; ++q) {
+        pack<T> p;
+#pragma unroll
+        for (int e = 0; e < V; ++e) {
+            const int c = q * V + e;
+            p.v[e] = c == row && row == fail - 1 ? r[c] : conj_(r[c]);
+        }
+        const int hi = q * V + V - 1;
+        if (real && hi <= row && hi < last) {
+            *reinterpret_cast<pack<T>*>(col + q * V) = p;
+        } else if (real) {
+#pragma unroll
+            for (int e = 0; e < V; ++e) {
+                const int c = q * V + e;
+                if (c <= row && (c < last || (c == row && c == fail - 1))) col[c] = p.v[e];
+            }
+        }
+    }
+}
+
 // N: lanes per matrix (4, 8, 16 or 32); NC: columns held, a multiple of 4
-// with n ≤ NC ≤ N; UPPER: the triangle that holds A.
-template <typename T, int N, int NC, bool UPPER>
-__global__ void potrf_reg(T* __restrict__ a, long long lda, long long stride, int n, int count, int* __restrict__ info) {
+// with n ≤ NC ≤ N; UPPER: the triangle that holds A; VEC (Upper only): its
+// columns are 16-byte aligned, moved in place (upper_row_load), not
+// through upper_tile. The body of both kernels below.
+template <typename T, int N, int NC, bool UPPER, bool VEC>
+__device__ __forceinline__ void potrf_reg_body(T* __restrict__ a, long long lda, long long stride, int n, int count,
+                                               int* __restrict__ info) {
     static_assert(N >= 4 && N <= 32 && (N & (N - 1)) == 0, "N is 4, 8, 16 or 32");
     static_assert(NC >= 4 && NC <= N && NC % 4 == 0, "NC is a multiple of 4, at most N");
     using R = typename real_of<T>::type;
     constexpr int V = 16 / (int)sizeof(T); // elements per 16-byte vector: 4, 2 or 1
     static_assert(NC % V == 0 && N % V == 0, "a group's column is whole vectors");
+    static_assert(UPPER || !VEC, "VEC is for Upper");
 
     // Two columns per lane slot, alternated by step parity; a group uses N
     // consecutive slots, so its column starts 16-byte aligned.
@@ -124,20 +202,24 @@ __global__ void potrf_reg(T* __restrict__ a, long long lda, long long stride, in
 
     T r[NC];
     if constexpr (UPPER) {
-        T* const tile = upper_tile<T, NC>(group);
+        if constexpr (VEC) {
+            upper_row_load<T, NC>(r, a + (m * stride + (long long)lane * lda), lane, mine);
+        } else {
+            T* const tile = upper_tile<T, NC>(group);
 #pragma unroll
-        for (int c = 0; c < NC; ++c) { // column c of A: rows 0..c, one per lane
-            if (active && c < n && lane <= c) tile[c * (NC + 1) + lane] = a[base + c * lda];
-        }
-        __syncwarp();
-#pragma unroll
-        for (int c = 0; c < NC; ++c) {
-            T v = from_real<T>(c == lane ? R(1) : R(0));
-            if (mine && c <= lane) {
-                const T x = tile[lane * (NC + 1) + c]; // A(c, lane)
-                v = c == lane ? from_real<T>(re(x)) : conj_(x);
+            for (int c = 0; c < NC; ++c) { // column c of A: rows 0..c, one per lane
+                if (active && c < n && lane <= c) tile[c * (NC + 1) + lane] = a[base + c * lda];
             }
-            r[c] = v;
+            __syncwarp();
+#pragma unroll
+            for (int c = 0; c < NC; ++c) {
+                T v = from_real<T>(c == lane ? R(1) : R(0));
+                if (mine && c <= lane) {
+                    const T x = tile[lane * (NC + 1) + c]; // A(c, lane)
+                    v = c == lane ? from_real<T>(re(x)) : conj_(x);
+                }
+                r[c] = v;
+            }
         }
     } else {
 #pragma unroll
@@ -200,25 +282,30 @@ __global__ void potrf_reg(T* __restrict__ a, long long lda, long long stride, in
     }
 
     if constexpr (UPPER) {
-        // Row lane of L is column lane of U, conjugated: through the tile
-        // again, so that memory sees whole columns. Row i of U is final
-        // when i < fail − 1 (every row when fail = 0); the failing pivot
-        // is the one other element written.
-        T* const tile = upper_tile<T, NC>(group);
-        if (lane < NC) {
-#pragma unroll
-            for (int c = 0; c < NC; ++c) {
-                // U(c, lane); the failing pivot goes as potf2 leaves it (a
-                // real value, +0 imaginary part), not conjugated.
-                if (c <= lane) tile[lane * (NC + 1) + c] = c == lane && lane == fail - 1 ? r[c] : conj_(r[c]);
-            }
-        }
-        __syncwarp();
+        // Row lane of L is column lane of U, conjugated. Row i of U is
+        // final when i < fail − 1 (every row when fail = 0); the failing
+        // pivot is the one other element written, as potf2 leaves it (a
+        // real value, +0 imaginary part), not conjugated.
         const int last = fail ? fail - 1 : NC; // rows of U before last are final
+        if constexpr (VEC) {
+            upper_row_store<T, NC>(r, a + opaque(m * stride + (long long)lane * lda), lane, mine, fail);
+        } else {
+            // Through the tile again, so that memory sees whole columns.
+            T* const tile = upper_tile<T, NC>(group);
+            if (lane < NC) {
 #pragma unroll
-        for (int c = 0; c < NC; ++c) { // column c of U: rows 0..c, one per lane
-            if (active && c < n && lane <= c && (lane < last || (lane == c && c == fail - 1))) {
-                out[c * lda] = tile[c * (NC + 1) + lane];
+                for (int c = 0; c < NC; ++c) {
+                    // U(c, lane); the failing pivot goes as potf2 leaves it (a
+                    // real value, +0 imaginary part), not conjugated.
+                    if (c <= lane) tile[lane * (NC + 1) + c] = c == lane && lane == fail - 1 ? r[c] : conj_(r[c]);
+                }
+            }
+            __syncwarp();
+#pragma unroll
+            for (int c = 0; c < NC; ++c) { // column c of U: rows 0..c, one per lane
+                if (active && c < n && lane <= c && (lane < last || (lane == c && c == fail - 1))) {
+                    out[c * lda] = tile[c * (NC + 1) + lane];
+                }
             }
         }
     }
@@ -231,4 +318,20 @@ __global__ void potrf_reg(T* __restrict__ a, long long lda, long long stride, in
     }
 
     if (active && lane == 0) info[m] = fail;
+}
+
+template <typename T, int N, int NC, bool UPPER, bool VEC>
+__global__ void potrf_reg(T* __restrict__ a, long long lda, long long stride, int n, int count, int* __restrict__ info) {
+    potrf_reg_body<T, N, NC, UPPER, VEC>(a, lda, stride, n, count, info);
+}
+
+// potrf_reg_min is potrf_reg asking ptxas for MINB resident blocks per
+// multiprocessor (65536 / (128·MINB) registers a thread at most). NVRTC 13
+// gives the unbounded float Lower kernel of order 32 92 registers, 5
+// blocks of 128 threads a multiprocessor; asked for 6 it takes 80 without
+// spilling. potrf.go's minBlocks says where it is used and what it gained.
+template <typename T, int N, int NC, bool UPPER, bool VEC, int MINB>
+__global__ void __launch_bounds__(kThreads, MINB)
+    potrf_reg_min(T* __restrict__ a, long long lda, long long stride, int n, int count, int* __restrict__ info) {
+    potrf_reg_body<T, N, NC, UPPER, VEC>(a, lda, stride, n, count, info);
 }

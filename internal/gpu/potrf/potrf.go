@@ -66,13 +66,30 @@ var typeName = [...]string{
 }
 
 // kernelNames are the name expressions of the instantiation for order n:
-// Lower, then Upper.
+// Lower, Upper through the tile, Upper in place (16-byte aligned columns).
 func kernelNames(dt cuda.DType, n int) []string {
 	lanes, cols := shape(n)
-	name := func(upper bool) string {
-		return fmt.Sprintf("potrf_reg<%s, %d, %d, %v>", typeName[dt], lanes, cols, upper)
+	name := func(upper, vec bool) string {
+		if mb := minBlocks(dt, cols, upper); mb > 0 {
+			return fmt.Sprintf("potrf_reg_min<%s, %d, %d, %v, %v, %d>", typeName[dt], lanes, cols, upper, vec, mb)
+		}
+		return fmt.Sprintf("potrf_reg<%s, %d, %d, %v, %v>", typeName[dt], lanes, cols, upper, vec)
 	}
-	return []string{name(false), name(true)}
+	return []string{name(false, false), name(true, false), name(true, true)}
+}
+
+// minBlocks is the MINB of the instantiation (potrf_reg_min), or 0 for
+// the unbounded potrf_reg: float32 Lower with 8 or 32 columns asks for 6
+// blocks a multiprocessor. [H200] 65,536 matrices a call: n = 32 219.8 →
+// 192.9 µs (92 → 80 registers, 5 → 6 blocks, no local memory), n = 8
+// 15.3 → 14.3 µs; 4,096 matrices of n = 32: 19.2 → 19.0 µs. Asking for
+// 7 or 8 spilled at n = 32, n = 16 ran slower bounded, and no Upper kernel
+// gained without spilling (TestRegVariants, bench/results/h200/session14/).
+func minBlocks(dt cuda.DType, cols int, upper bool) int {
+	if dt == cuda.Float32 && !upper && (cols == 8 || cols == 32) {
+		return 6
+	}
+	return 0
 }
 
 // KernelNames lists every name expression of potrf.cu, for a registry or a
@@ -161,7 +178,10 @@ func Potrf[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n int, a cuda.DevicePt
 		return err
 	}
 	k, shared := ks[0], 0
-	if uplo == core.Upper {
+	switch {
+	case upperVectors(dt, uplo, a, lda, stride, count):
+		k = ks[2] // columns read and written in place: no tile
+	case uplo == core.Upper:
 		k, shared = ks[1], upperTileBytes(dt, n)
 	}
 	lanes, _ := shape(n)

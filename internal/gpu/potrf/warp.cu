@@ -16,8 +16,11 @@
 // is __syncwarp, as in potrf_reg. [H200] 65,536 float matrices, Lower:
 // n = 48 468 µs against the CTA tier's 711 (61 % of copy bandwidth against
 // 40 %), n = 64 899 against 1088 (56 % against 47 %). Upper, through the
-// tile, loses from n = 48 (n = 64: 1424 against 1117), so the tables give
-// it to the CTA tier (bench/results/h200/session8/warp-warp-timing.log).
+// tile, lost from n = 48 (n = 64: 1424 against 1117;
+// bench/results/h200/session8/warp-warp-timing.log); with aligned columns
+// it now moves them in place (potrf.cu's upper_row_load): n = 64, 65,536
+// matrices 1144 against 1117, 1024 matrices 30.4 against 27.4 in one call
+// and 25.3 against 26.7 in 16 back to back (session14/); the tables choose.
 // 193 registers (NVRTC 13, n = 64): 8 warps per SM, which ncu shows as the
 // limit (issue slots 48 % busy); capping them with __launch_bounds__ spilled
 // and was no faster (session8/warp-launch-bounds-*.log).
@@ -62,7 +65,7 @@ __device__ __forceinline__ void warp_solve(const T* tile, T (*pub)[NR], int n, i
 // triangle that holds A. With NR > 0 (posv_warp, Lower only) it goes on to
 // solve A·X = B with warp_solve, NR right-hand sides at a time, unless the
 // matrix failed; with NR = 0 the solve is not compiled and b is not used.
-template <typename T, int NC, int NR, bool UPPER>
+template <typename T, int NC, int NR, bool UPPER, bool VEC>
 __device__ __forceinline__ void warp_body(T* __restrict__ a, long long lda, long long stride, int n, int count,
                                           int* __restrict__ info, T* __restrict__ b, long long ldb, long long bstride,
                                           int nrhs) {
@@ -81,34 +84,41 @@ __device__ __forceinline__ void warp_body(T* __restrict__ a, long long lda, long
     const bool realb = ib < n;     // the first row, lane < 32 < n, is always real
     const long long base = m * stride;
 
+    static_assert(UPPER || !VEC, "VEC is for Upper");
     T ra[32], rb[NC];
     if constexpr (UPPER) {
-        // Column c of U, rows 0..c, into tile row c (consecutive addresses
-        // per lane), then each lane reads its two rows (potrf.cu's upper_tile).
-        T* const tile = warp_tile<T, NC>(warp);
+        if constexpr (VEC) {
+            // Columns lane and ib of U in place (potrf.cu's upper_row_load).
+            upper_row_load<T, 32>(ra, a + (base + (long long)lane * lda), lane, true);
+            upper_row_load<T, NC>(rb, a + (base + (long long)ib * lda), ib, realb);
+        } else {
+            // Column c of U, rows 0..c, into tile row c (consecutive addresses
+            // per lane), then each lane reads its two rows (potrf.cu's upper_tile).
+            T* const tile = warp_tile<T, NC>(warp);
 #pragma unroll
-        for (int c = 0; c < NC; ++c) {
-            if (c < n && lane <= c) tile[c * (NC + 1) + lane] = a[base + lane + c * lda];
-            if (c < n && ib <= c) tile[c * (NC + 1) + ib] = a[base + ib + c * lda];
-        }
-        __syncwarp();
-#pragma unroll
-        for (int c = 0; c < 32; ++c) {
-            T v = from_real<T>(c == lane ? R(1) : R(0));
-            if (c <= lane) {
-                const T x = tile[lane * (NC + 1) + c]; // U(c, lane)
-                v = c == lane ? from_real<T>(re(x)) : conj_(x);
+            for (int c = 0; c < NC; ++c) {
+                if (c < n && lane <= c) tile[c * (NC + 1) + lane] = a[base + lane + c * lda];
+                if (c < n && ib <= c) tile[c * (NC + 1) + ib] = a[base + ib + c * lda];
             }
-            ra[c] = v;
-        }
+            __syncwarp();
 #pragma unroll
-        for (int c = 0; c < NC; ++c) {
-            T v = from_real<T>(c == ib ? R(1) : R(0));
-            if (realb && c <= ib) {
-                const T x = tile[ib * (NC + 1) + c];
-                v = c == ib ? from_real<T>(re(x)) : conj_(x);
+            for (int c = 0; c < 32; ++c) {
+                T v = from_real<T>(c == lane ? R(1) : R(0));
+                if (c <= lane) {
+                    const T x = tile[lane * (NC + 1) + c]; // U(c, lane)
+                    v = c == lane ? from_real<T>(re(x)) : conj_(x);
+                }
+                ra[c] = v;
             }
-            rb[c] = v;
+#pragma unroll
+            for (int c = 0; c < NC; ++c) {
+                T v = from_real<T>(c == ib ? R(1) : R(0));
+                if (realb && c <= ib) {
+                    const T x = tile[ib * (NC + 1) + c];
+                    v = c == ib ? from_real<T>(re(x)) : conj_(x);
+                }
+                rb[c] = v;
+            }
         }
     } else {
 #pragma unroll
@@ -202,6 +212,9 @@ __device__ __forceinline__ void warp_body(T* __restrict__ a, long long lda, long
             if (realb && ib >= c && (c < last || (ib == c && c == fail - 1))) outb[at] = rb[c];
             at = opaque(at + lda);
         }
+    } else if constexpr (VEC) {
+        upper_row_store<T, 32>(ra, a + opaque(base + (long long)lane * lda), lane, true, fail);
+        upper_row_store<T, NC>(rb, a + opaque(base + (long long)ib * lda), ib, realb, fail);
     } else {
         // Rows of L back to columns of U through the tile.
         T* const tile = warp_tile<T, NC>(warp);
@@ -242,9 +255,9 @@ __device__ __forceinline__ void warp_body(T* __restrict__ a, long long lda, long
 }
 
 // potrf_warp factors one matrix per warp (warp_body).
-template <typename T, int NC, bool UPPER>
+template <typename T, int NC, bool UPPER, bool VEC>
 __global__ void potrf_warp(T* __restrict__ a, long long lda, long long stride, int n, int count, int* __restrict__ info) {
-    warp_body<T, NC, 0, UPPER>(a, lda, stride, n, count, info, nullptr, 0, 0, 0);
+    warp_body<T, NC, 0, UPPER, VEC>(a, lda, stride, n, count, info, nullptr, 0, 0, 0);
 }
 
 // posv_warp solves A·X = B, A in its lower triangle, for one matrix per
@@ -258,7 +271,7 @@ __global__ void potrf_warp(T* __restrict__ a, long long lda, long long stride, i
 template <typename T, int NC, int NR>
 __global__ void posv_warp(T* __restrict__ a, long long lda, long long stride, int n, T* __restrict__ b, long long ldb,
                           long long bstride, int nrhs, int count, int* __restrict__ info) {
-    warp_body<T, NC, NR, false>(a, lda, stride, n, count, info, b, ldb, bstride, nrhs);
+    warp_body<T, NC, NR, false, false>(a, lda, stride, n, count, info, b, ldb, bstride, nrhs);
 }
 
 // warp_solve overwrites B with the solution of L·Lᴴ·X = B for the warp's

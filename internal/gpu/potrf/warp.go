@@ -38,12 +38,13 @@ func warpTileBytes(dt cuda.DType, n int) int {
 	return warpPerBlock * nc * (nc + 1) * dt.Size()
 }
 
-// warpKernelNames are the name expressions of bucket nc: Lower, then Upper.
+// warpKernelNames are the name expressions of bucket nc: Lower, Upper
+// through the tile, Upper in place (16-byte aligned columns).
 func warpKernelNames(dt cuda.DType, nc int) []string {
-	name := func(upper bool) string {
-		return fmt.Sprintf("potrf_warp<%s, %d, %v>", typeName[dt], nc, upper)
+	name := func(upper, vec bool) string {
+		return fmt.Sprintf("potrf_warp<%s, %d, %v, %v>", typeName[dt], nc, upper, vec)
 	}
-	return []string{name(false), name(true)}
+	return []string{name(false, false), name(true, false), name(true, true)}
 }
 
 // MaxPosvWarp is the largest order posv_warp solves, the largest where it
@@ -71,8 +72,9 @@ func posvWarpNames(dt cuda.DType, nc int) []string {
 var warpTypes = []cuda.DType{cuda.Float32}
 
 // WarpKernelNames lists every name expression of warp.cu, for a registry or
-// a compile check: potrf_warp (2 triangles) for each of the 8 buckets and
-// posv_warp (Lower) for those up to MaxPosvWarp.
+// a compile check: potrf_warp (Lower, Upper through the tile, Upper in
+// place) for each of the 8 buckets and posv_warp (Lower) for those up to
+// MaxPosvWarp.
 func WarpKernelNames() []string {
 	var names []string
 	for _, dt := range warpTypes {
@@ -164,7 +166,10 @@ func PotrfWarp[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n int, a cuda.Devi
 		return err
 	}
 	k, shared := ks[0], 0
-	if uplo == core.Upper {
+	switch {
+	case upperVectors(dt, uplo, a, lda, stride, count):
+		k = ks[2] // columns read and written in place: no tile
+	case uplo == core.Upper:
 		k, shared = ks[1], warpTileBytes(dt, n)
 	}
 	var args cuda.Args

@@ -47,8 +47,8 @@ func TestWarpArguments(t *testing.T) {
 	if b := warpTileBytes(cuda.Float32, MaxWarp); b > ctaSharedLimit {
 		t.Errorf("Upper tile at n = %d: %d B, over %d", MaxWarp, b, ctaSharedLimit)
 	}
-	if got := len(WarpKernelNames()); got != (2*8+4)*len(warpTypes) {
-		t.Errorf("%d warp kernels, want %d", got, (2*8+4)*len(warpTypes))
+	if got := len(WarpKernelNames()); got != (3*8+4)*len(warpTypes) { // Lower, Upper tile, Upper in place; posv_warp up to 48
+		t.Errorf("%d warp kernels, want %d", got, (3*8+4)*len(warpTypes))
 	}
 	// posv_warp: Lower float32 only, refused before the stream is looked at.
 	for _, tc := range []struct {
@@ -102,7 +102,9 @@ func testPotrfWarp[T core.Scalar](t *testing.T) {
 				t.Run(fmt.Sprintf("n=%d", n), func(t *testing.T) {
 					t.Parallel()
 					in, items := gputest.MixedBatch[T](n, count, uplo, uint64(9000*n)+uint64(uplo))
-					r := factorRun(t, gputest.Stream(t), uplo, in, items, PotrfWarp[T])
+					s := gputest.Stream(t)
+					factorAligned(t, s, uplo, in, items, PotrfWarp[T])
+					r := factorRun(t, s, uplo, in, items, PotrfWarp[T])
 					mu.Lock()
 					if cases++; r > worst {
 						worst, worstN = r, n
@@ -129,6 +131,8 @@ func testPotrfWarpFailures[T core.Scalar](t *testing.T, s *cuda.Stream) {
 		for _, uplo := range []core.Uplo{core.Lower, core.Upper} {
 			t.Run(fmt.Sprintf("%v/n=%d", uplo, n), func(t *testing.T) {
 				factorLaidOut[T](t, s, uplo, mats, items, n+3, (n+3)*n+5, PotrfWarp[T])
+				lda := (n + 4) / 4 * 4 // 16-byte columns: Upper in place
+				factorLaidOut[T](t, s, uplo, mats, items, lda, lda*n+4, PotrfWarp[T])
 			})
 		}
 	}
@@ -163,10 +167,10 @@ func TestWarpKernelResources(t *testing.T) {
 					continue
 				}
 			}
-			// potrf_warp Lower, Upper (the tile), posv_warp (the tile).
+			// potrf_warp Lower, Upper (the tile), Upper in place, posv_warp (the tile).
 			for i, k := range append(ks, posv...) {
 				shared := 0
-				if i > 0 {
+				if i == 1 || i == 3 {
 					shared = warpTileBytes(dt, nc)
 					if err := k.AllowDynamicShared(shared); err != nil {
 						t.Errorf("%s: %v", k.Name, err)
