@@ -23,15 +23,7 @@ func TestCallOverhead(t *testing.T) {
 	if !*overheadFlag {
 		t.Skip("run with -overhead")
 	}
-	dev, err := OpenDevice("cuda")
-	if err != nil {
-		t.Skip("no GPU:", err)
-	}
-	q, err := dev.NewQueue()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer q.Close()
+	q := testGPUQueue(t)
 	for _, tc := range []struct {
 		uplo     Uplo
 		n, count int

@@ -17,15 +17,7 @@ import (
 // Each candidate runs at orders across its tier (both ends for float32),
 // both triangles, every type it can run at that order.
 func TestStatusesWritten(t *testing.T) {
-	dev, err := OpenDevice("cuda")
-	if err != nil {
-		t.Skip("no GPU:", err)
-	}
-	q, err := dev.NewQueue()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer q.Close()
+	q := testGPUQueue(t)
 	orders := map[string][]int{"native:tiny": {1, 5, 32}, "native:warp": {33, 64}, "native:cta": {33, 65, 256}}
 	for name := range storesEveryStatus {
 		if orders[name] == nil {
@@ -99,4 +91,20 @@ func statusesCase[T Scalar](t *testing.T, q *Queue, name string, uplo Uplo, n in
 	if !slices.Equal(got, want) {
 		t.Errorf("%T: statuses %v, want %v", host[0], got, want)
 	}
+}
+
+// testGPUQueue is a queue on the first GPU, closed at the end of the test, or
+// skips the test with the reason there is none.
+func testGPUQueue(t *testing.T) *Queue {
+	t.Helper()
+	dev, err := OpenDevice("cuda")
+	if err != nil {
+		t.Skip("no GPU:", err)
+	}
+	q, err := dev.NewQueue()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { q.Close() })
+	return q
 }
