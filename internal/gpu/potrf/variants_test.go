@@ -16,11 +16,12 @@ import (
 var variantsFlag = flag.String("potrf.variants", "", "TestRegVariants: cases dtype/n/count, comma-separated, e.g. float32/32/4096 (empty: skip)")
 
 // TestRegVariants times potrf_reg against potrf_reg_min at several MINB in
-// one process, both triangles, as the cholesky-gpumode suite calls it: k
-// back-to-back calls on k distinct inputs (k·count·n² elements at least
-// 256 MiB) after an L2 flush, CUDA events around them, the median of 15
-// interleaved repetitions per call. Every variant's result is checked.
-// It chooses potrf.go's regMinBlocks; run with -potrf.variants CASES.
+// one process, both triangles (Upper through the tile and in place), as the
+// cholesky-gpumode suite calls it: k back-to-back calls on k distinct
+// inputs (k·count·n² elements at least 256 MiB) after an L2 flush, CUDA
+// events around them, the median of 15 interleaved repetitions per call.
+// Every variant's result is checked. It chose potrf.go's minBlocks; run
+// with -potrf.variants CASES.
 func TestRegVariants(t *testing.T) {
 	if *variantsFlag == "" {
 		t.Skip("run with -potrf.variants CASES")
