@@ -4,11 +4,11 @@ import (
 	"flag"
 	"fmt"
 	"math/rand/v2"
-	"slices"
 	"testing"
 	"time"
 
 	"github.com/batchlas/batchlas/internal/cuda"
+	"github.com/batchlas/batchlas/internal/gpu/gputest"
 	"github.com/batchlas/batchlas/internal/gpu/potrf"
 )
 
@@ -159,8 +159,7 @@ func overheadCase(t *testing.T, q *Queue, uplo Uplo, n, count int, tier string) 
 			t.Fatalf("input %d: failed %v, %v", j, fails, err)
 		}
 	}
-	median := func(v []float64) float64 { slices.Sort(v); return v[len(v)/2] }
 	for i, arm := range arms {
-		t.Logf("%-22s %8.2f µs per call on the GPU, %6.2f µs per call to enqueue", arm.name, median(gpuUS[i]), median(hostUS[i]))
+		t.Logf("%-22s %8.2f µs per call on the GPU, %6.2f µs per call to enqueue", arm.name, gputest.Median(gpuUS[i]), gputest.Median(hostUS[i]))
 	}
 }

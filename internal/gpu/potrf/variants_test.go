@@ -52,11 +52,7 @@ func regVariants[T core.Scalar](t *testing.T, s *cuda.Stream, tm *gputest.Timer,
 	dt := cuda.DTypeOf[T]()
 	lanes, cols := shape(n)
 	// Upper runs each bound through the tile and in place (VEC, no
-	// dynamic shared memory).
-	type variant struct {
-		k      *cuda.Kernel
-		shared int
-	}
+	// dynamic shared memory); shared[i] is kernel i's dynamic shared memory.
 	var names []string
 	var shared []int
 	for _, mb := range minBlocks {
@@ -81,15 +77,11 @@ func regVariants[T core.Scalar](t *testing.T, s *cuda.Stream, tm *gputest.Timer,
 	if err != nil {
 		t.Fatal(err)
 	}
-	var vs []variant
 	for i, k := range ks {
-		vs = append(vs, variant{k, shared[i]})
-	}
-	for _, v := range vs {
-		if err := v.k.AllowDynamicShared(v.shared); err != nil {
+		if err := k.AllowDynamicShared(shared[i]); err != nil {
 			t.Fatal(err)
 		}
-		gputest.CheckResources(t, v.k, threadsPerBlock, v.shared)
+		gputest.CheckResources(t, k, threadsPerBlock, shared[i])
 	}
 
 	var zero T
@@ -107,17 +99,17 @@ func regVariants[T core.Scalar](t *testing.T, s *cuda.Stream, tm *gputest.Timer,
 		}
 		return cuda.MemsetD32(s, info, 0x7f7f7f7f, int64(inputs*count))
 	}
-	launch := func(v variant, j int) error {
+	launch := func(i, j int) error {
 		var args cuda.Args
 		args.Ptr(work + cuda.DevicePtr(j*perInput)).Int64(int64(n)).Int64(int64(n * n)).Int32(int32(n)).Int32(int32(count)).Ptr(info + cuda.DevicePtr(4*j*count))
 		blocks := (count + threadsPerBlock/lanes - 1) / (threadsPerBlock / lanes)
-		return cuda.LaunchArgs(s, v.k, [3]uint32{uint32(blocks), 1, 1}, [3]uint32{threadsPerBlock, 1, 1}, uint32(v.shared), &args)
+		return cuda.LaunchArgs(s, ks[i], [3]uint32{uint32(blocks), 1, 1}, [3]uint32{threadsPerBlock, 1, 1}, uint32(shared[i]), &args)
 	}
 	var arms []gputest.Arm
-	for _, v := range vs {
-		arms = append(arms, gputest.Arm{Name: v.k.Name, Prepare: restore, Run: func() error {
+	for i, k := range ks {
+		arms = append(arms, gputest.Arm{Name: k.Name, Prepare: restore, Run: func() error {
 			for j := range inputs {
-				if err := launch(v, j); err != nil {
+				if err := launch(i, j); err != nil {
 					return err
 				}
 			}
@@ -127,7 +119,7 @@ func regVariants[T core.Scalar](t *testing.T, s *cuda.Stream, tm *gputest.Timer,
 	times := tm.Interleaved(t, 15, arms)
 
 	eps := gputest.MachineEps[T]()
-	for i, v := range vs {
+	for i, k := range ks {
 		if err := restore(); err != nil {
 			t.Fatal(err)
 		}
@@ -136,17 +128,17 @@ func regVariants[T core.Scalar](t *testing.T, s *cuda.Stream, tm *gputest.Timer,
 		}
 		inf := gputest.Download[int32](t, s, info, inputs*count)
 		if j := slices.IndexFunc(inf, func(v int32) bool { return v != 0 }); j >= 0 {
-			t.Errorf("%s: info[%d] = %d on a positive definite matrix", arms[i].Name, j, inf[j])
+			t.Errorf("%s: info[%d] = %d on a positive definite matrix", k.Name, j, inf[j])
 		}
 		out := host
 		out.Data = gputest.Download[T](t, s, work+cuda.DevicePtr((inputs-1)*perInput), len(host.Data))
 		for _, b := range []int{0, count / 2, count - 1} {
 			if r := gputest.Residual1(host, out, b, uplo, n, eps); !(r <= 20) {
-				t.Errorf("%s: matrix %d: ‖A − L·Lᴴ‖₁ = %.3g·n·eps·‖A‖₁, bound 20", arms[i].Name, b, r)
+				t.Errorf("%s: matrix %d: ‖A − L·Lᴴ‖₁ = %.3g·n·eps·‖A‖₁, bound 20", k.Name, b, r)
 			}
 		}
 		us := gputest.Median(times[i]) / float64(inputs)
 		gbs := 2 * float64(perInput) / us / 1e3
-		t.Logf("%-50s %3d registers: %8.2f µs per call (%d calls of %d matrices), %5.0f GB/s", arms[i].Name, v.k.Registers, us, inputs, count, gbs)
+		t.Logf("%-50s %3d registers: %8.2f µs per call (%d calls of %d matrices), %5.0f GB/s", k.Name, k.Registers, us, inputs, count, gbs)
 	}
 }
