@@ -173,6 +173,10 @@ func potrfArm[T Scalar](q *Queue, name string, uplo Uplo, a *Batch[T], st cuda.D
 		return blockedPotrf(q, uplo, a, st, cholblocked.Options{Precision: cholblocked.Split3TF32})
 	case "native:blocked:panels=tiled:prec=tf32x3":
 		return blockedPotrf(q, uplo, a, st, cholblocked.Options{Precision: cholblocked.Split3TF32, TiledPanels: true})
+	case "native:blocked:prec=tf32":
+		return blockedPotrf(q, uplo, a, st, cholblocked.Options{Precision: cholblocked.TF32})
+	case "native:blocked:panels=tiled:prec=tf32":
+		return blockedPotrf(q, uplo, a, st, cholblocked.Options{Precision: cholblocked.TF32, TiledPanels: true})
 	case "vendor":
 		return vendorPotrf(q, uplo, a, st)
 	case "vendor:loop":

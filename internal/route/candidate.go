@@ -49,6 +49,10 @@ type Candidate struct {
 	// error saying why not (dtype, shape, device capability, memory). It must
 	// not consider speed: that is the tables' job.
 	CanRun func(call Call) error
+	// PinnedOnly marks a candidate less accurate than the op's contract on
+	// some inputs, offered for speed: it runs only when a pin names it, and
+	// neither a table, a kind pin, the default order nor tune picks it.
+	PinnedOnly bool
 }
 
 // Kind is the kind named by the candidate's first word.

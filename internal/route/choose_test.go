@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/fstest"
 
 	"github.com/batchlas/batchlas/internal/core"
 )
@@ -455,5 +456,36 @@ func TestTrace(t *testing.T) {
 	h.Choose(potrf("float32", h200Bare, "L", 8, 16384), "")
 	if want := "passed over vendor (cannot run: no vendor library)"; len(h.traces) != 1 || !strings.Contains(h.traces[0], want) {
 		t.Errorf("trace %q lacks %q", h.traces, want)
+	}
+}
+
+// TestPinnedOnly holds a PinnedOnly candidate to its contract: chosen when
+// a pin names it, never from its table row (where it is the fastest), auto,
+// a kind pin or the default order.
+func TestPinnedOnly(t *testing.T) {
+	gpuOnly := func(c Call) error {
+		if !c.Device.GPU() {
+			return errors.New("needs a GPU")
+		}
+		return nil
+	}
+	ops := []*Op{{Name: "potrf", Keys: []Key{{Name: "uplo"}, {Name: "n", Weight: 3}, {Name: "batch", Weight: 1}}, Candidates: []Candidate{
+		{Name: "native:fast", CanRun: gpuOnly, PinnedOnly: true},
+		{Name: "native:tiny", CanRun: gpuOnly},
+		{Name: "vendor", CanRun: gpuOnly},
+	}}}
+	table := "op potrf\ndtype float32\ndevice sm_90\ndate 2026-01-01\nsource synthetic\nkeys uplo n batch\n" +
+		"L 8 1024 native:fast 5 native:tiny 10 vendor 40\n"
+	for _, tables := range []fstest.MapFS{{"potrf.float32.sm_90.txt": {Data: []byte(table)}}, {}} {
+		r, err := New(Config{Ops: ops, Tables: tables, Label: "mem", Getenv: func(string) string { return "" }, Tracer: &harness{}, Warn: func(string) {}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for pin, want := range map[string]string{"": "native:tiny", "auto": "native:tiny", "native": "native:tiny", "native:fast": "native:fast", "vendor": "vendor"} {
+			d, err := r.Choose(potrf("float32", h200, "L", 8, 1024), pin)
+			if err != nil || d.Candidate.Name != want {
+				t.Errorf("%d tables, pin %q: %s, %v; want %s", len(tables), pin, d.Candidate.Name, err, want)
+			}
+		}
 	}
 }

@@ -52,6 +52,9 @@ func Builtin() []*Op {
 			{Name: "native:blocked", CanRun: blockedCanRun(cholblocked.Options{})},
 			{Name: "native:blocked:prec=tf32x3", CanRun: blockedCanRun(cholblocked.Options{Precision: cholblocked.Split3TF32})},
 			{Name: "native:blocked:panels=tiled:prec=tf32x3", CanRun: tiledPanelsCanRun},
+			// One TF32 product per outer update: pinned only (tf32Note).
+			{Name: "native:blocked:prec=tf32", CanRun: blockedCanRun(cholblocked.Options{Precision: cholblocked.TF32}), PinnedOnly: true},
+			{Name: "native:blocked:panels=tiled:prec=tf32", CanRun: blockedCanRun(cholblocked.Options{Precision: cholblocked.TF32, TiledPanels: true}), PinnedOnly: true},
 			{Name: "vendor", CanRun: vendorCanRun},
 			{Name: "vendor:loop", CanRun: vendorCanRun},
 			{Name: "vendor:transposed", CanRun: vendorUpper},
@@ -179,6 +182,18 @@ func tiledPanelsCanRun(c Call) error {
 	}
 	return blockedCanRun(cholblocked.Options{Precision: cholblocked.Split3TF32, TiledPanels: true})(c)
 }
+
+// tf32Note: the blocked driver with one TF32 product per outer update
+// (cholblocked.TF32) is pinned only, for its accuracy. On the H200 it kept
+// GPU MODE's bound with room on five of the task's six input families,
+// n = 2048 to 16384 (dense: 3.4 % of the budget at 2048, 0.5 % at 16384),
+// but reported the sixth, low rank plus 10⁻⁴·I, not positive definite at
+// n = 1024 and 2048, where the 3xTF32 products factor it within 0.1 % of
+// the budget: its update error, about 2⁻¹¹·‖A‖, exceeds the smallest
+// eigenvalue (cholblocked's TestAccuracyLarge). Pinned, it ran the
+// cholesky-gpumode suite's float32 n = 8192, 16384 and 32768 at one matrix
+// in 5184, 17431 and 61892 µs against the default route's 7695, 26262 and
+// 131920 (bench/results/h200/session15/).
 
 // blockedCanRun accepts calls the blocked Cholesky driver takes with
 // options opt; its products are cuBLAS calls.

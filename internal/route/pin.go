@@ -70,5 +70,6 @@ func (p Pin) Candidate() (name string, ok bool) {
 	return p.spelling, p.spelling != "" && !p.kindOnly
 }
 
-// allows reports whether candidate c may be chosen under a kind or auto pin.
-func (p Pin) allows(c Candidate) bool { return !p.kindOnly || c.Kind() == p.kind }
+// allows reports whether candidate c may be chosen under a kind or auto
+// pin; a PinnedOnly candidate never is.
+func (p Pin) allows(c Candidate) bool { return !c.PinnedOnly && (!p.kindOnly || c.Kind() == p.kind) }

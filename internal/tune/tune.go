@@ -160,7 +160,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		call := p.Call(op.Name, cfg.Device)
 		var arms []string
 		for _, c := range op.Candidates {
-			if c.CanRun(call) == nil {
+			if !c.PinnedOnly && c.CanRun(call) == nil {
 				arms = append(arms, c.Name)
 			}
 		}

@@ -325,13 +325,16 @@ __device__ __forceinline__ unsigned tf32_bits(float v) { return (__float_as_uint
 
 // split_tf32 writes v = h + l with h rounded to TF32 (tf32_bits) and
 // l = v − h, which is exact in FP32. A TF32 product of h then loses nothing.
+// A NaN stays NaN in h: rounded, the GPU's NaN (0x7fffffff) carries into
+// the sign bit and becomes −0, and TF32 (hi alone) would lose it.
 __device__ __forceinline__ void split_tf32(float v, float& h, float& l) {
-    h = __uint_as_float(tf32_bits(v));
+    h = v != v ? v : __uint_as_float(tf32_bits(v));
     l = v - h;
 }
 
-// split_store writes the TF32 split of v (split_tf32) to hi[i] and lo[i];
-// only float has one (the blocked driver's Split3TF32 reads it). The split
+// split_store writes the TF32 split of v (split_tf32) to hi[i] and, when
+// lo is not null, lo[i]; only float has one (the blocked driver's
+// Split3TF32 reads both, its TF32 hi alone). The split
 // buffers are K-major in both orientations, L(r, c) at nat<true>(r, c) =
 // c + r·ldh, for the products that read them: with L's rows contiguous
 // (Lower's natural order) cuBLAS's TF32 products ran at 195 TF/s against
@@ -342,7 +345,7 @@ __device__ __forceinline__ void split_store(float* hi, float* lo, long long i, f
     float h, l;
     split_tf32(v, h, l);
     hi[i] = h;
-    lo[i] = l;
+    if (lo != nullptr) lo[i] = l; // TF32 (one product) reads hi only
 }
 template <typename T> __device__ __forceinline__ void split_store(float*, float*, long long, T) {}
 
@@ -445,7 +448,7 @@ __global__ void __launch_bounds__(kApplyThreads) chol_apply(T* __restrict__ a, l
         // The split is K-major in both orientations (see split_store):
         // columns fastest here, rows fastest above for Lower's A.
         float* const hm = hi + m * hstride + nat<true>((long long)j + w + i0, j, ldh);
-        float* const lm = lo + m * hstride + nat<true>((long long)j + w + i0, j, ldh);
+        float* const lm = lo != nullptr ? lo + m * hstride + nat<true>((long long)j + w + i0, j, ldh) : nullptr;
 #pragma unroll
         for (int e = tid; e < TR * NB; e += kApplyThreads) {
             const int r = e / NB, c = e % NB;
@@ -838,7 +841,7 @@ __global__ void __launch_bounds__(NT, 1)
         T* const am = a + m * stride + (long long)j0 * (lda + 1);
         const T* const dm = d != nullptr ? d + m * dstride : nullptr;
         float* const hm = hi != nullptr ? hi + m * hstride + (long long)j0 * (ldh + 1) : nullptr;
-        float* const lm = hi != nullptr ? lo + m * hstride + (long long)j0 * (ldh + 1) : nullptr;
+        float* const lm = lo != nullptr ? lo + m * hstride + (long long)j0 * (ldh + 1) : nullptr;
         const int wj = min(TS, n - j * TS); // the diagonal tile's order
 
         // C = A(i, c) − Σ_{k<c} L(i, k)·L(c, k)ᴴ for the off-diagonal tile

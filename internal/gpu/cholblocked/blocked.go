@@ -94,6 +94,18 @@
 // The inner updates, the diagonal factorizations and the panel solves stay
 // in FP32.
 //
+// TF32, for float32 only, computes the outer update as the one product
+// hi·hiᴴ and writes no lo. Rounding L to TF32 (unit roundoff 2⁻¹¹) perturbs
+// each entry of the update by at most 2⁻¹⁰ times the same entry of
+// |L|·|L|ᴴ, and by about 2⁻¹¹ relative on the task's inputs, whatever n;
+// the float32 bound 20·n·2⁻²³ grows with n and passes 2⁻¹⁰ near n = 400.
+// This is not FP32 accuracy: on the H200 it kept the bound with room on
+// dense, row-scaled, graded and tridiagonal inputs up to n = 16384, but a
+// low-rank matrix plus 10⁻⁴·I, whose smallest eigenvalue is below that
+// error, failed as not positive definite at n = 1024 and 2048, where
+// Split3TF32 factors it (TestAccuracyLarge), so the router runs it only
+// when pinned (internal/route).
+//
 // hi and lo are K-major for both triangles (L(r, c) at c + r·ld, the
 // products' depth index contiguous), which Lower's natural order is not:
 // stored that way for Lower too, its outer products at n = 16384 went from
@@ -144,7 +156,16 @@ const (
 	// Split3TF32 (float32 only) computes the outer updates as three TF32
 	// tensor-core products of a hi/lo split of L, with FP32 accuracy.
 	Split3TF32
+	// TF32 (float32 only) computes the outer updates as one TF32
+	// tensor-core product of L rounded to TF32: an error near 2⁻¹¹
+	// relative to the entries of |L|·|L|ᴴ, flat in n, where the float32
+	// bound 20·n·2⁻²³ grows with n (see Precision in the package doc).
+	TF32
 )
+
+// tensor reports whether the outer updates run on the tensor cores from
+// the TF32 split of L (its hi part for TF32, hi and lo for Split3TF32).
+func (p Precision) tensor() bool { return p == Split3TF32 || p == TF32 }
 
 func (p Precision) String() string {
 	switch p {
@@ -152,6 +173,8 @@ func (p Precision) String() string {
 		return "exact"
 	case Split3TF32:
 		return "3xTF32"
+	case TF32:
+		return "TF32"
 	}
 	return fmt.Sprintf("Precision(%d)", int(p))
 }
@@ -253,13 +276,13 @@ type layout struct {
 	dStride int64 // elements per matrix
 	dBank   int64 // elements from the first D bank to the second (odd outer panels); 0 without look-ahead
 	xStride int64 // X = L11⁻¹: nb×nb per matrix
-	ldh     int   // hi and lo (Split3TF32): n×n float32 per matrix, K-major (L(r, c) at c + r·ldh) for both triangles
+	ldh     int   // hi (Split3TF32 and TF32) and lo (Split3TF32): n×n float32 per matrix, K-major (L(r, c) at c + r·ldh) for both triangles
 	hStride int64
 
 	tPanel int64 // TiledPanels: int32 tickets and flags per outer panel (0 without)
 	tCount int64 // all outer panels' tickets and flags
 
-	dOff, xOff, hiOff, loOff, tOff int64 // byte offsets in the workspace
+	dOff, xOff, hiOff, loOff, tOff int64 // byte offsets in the workspace (hiOff, loOff 0 without the buffer)
 	bytes                          int64
 }
 
@@ -304,11 +327,14 @@ func newLayout(dt cuda.DType, uplo core.Uplo, n, count int, opt Options) layout 
 		l.tOff = l.bytes
 		l.bytes = roundUp(l.tOff+4*l.tCount, 256)
 	}
-	if opt.Precision == Split3TF32 {
+	if opt.Precision.tensor() {
 		l.ldh = int(rows)
 		l.hStride = rows * int64(max(n, 1))
 		l.hiOff = l.bytes
-		l.loOff = roundUp(l.hiOff+l.hStride*int64(count)*4, 256)
+		l.bytes = roundUp(l.hiOff+l.hStride*int64(count)*4, 256)
+	}
+	if opt.Precision == Split3TF32 {
+		l.loOff = l.bytes
 		l.bytes = roundUp(l.loOff+l.hStride*int64(count)*4, 256)
 	}
 	return l
@@ -320,7 +346,7 @@ func newLayout(dt cuda.DType, uplo core.Uplo, n, count int, opt Options) layout 
 // (count·32·PanelWidth with Options.TiledPanels, which also takes 4 bytes
 // per lower tile of each outer panel for chol_tiled's flags, about 4 MB at
 // n = 32768); for Split3TF32 also two float32 copies of the factor,
-// 8·count·roundUp(n, 32)·n bytes (8.6 GB at n = 32768). It returns an
+// 8·count·roundUp(n, 32)·n bytes (8.6 GB at n = 32768), for TF32 one. It returns an
 // error for arguments CanRun refuses.
 func WorkspaceSize(dt cuda.DType, uplo core.Uplo, n, count int, opt Options) (int64, error) {
 	if err := CanRun(dt, n, opt); err != nil {
@@ -339,17 +365,17 @@ func WorkspaceSize(dt cuda.DType, uplo core.Uplo, n, count int, opt Options) (in
 }
 
 // CanRun reports whether the driver factors order n of type dtype with
-// opt: nil, or an error wrapping core.ErrUnsupported (Split3TF32 for a type
-// other than float32) or core.ErrShape / core.ErrArgument.
+// opt: nil, or an error wrapping core.ErrUnsupported (Split3TF32 or TF32
+// for a type other than float32) or core.ErrShape / core.ErrArgument.
 func CanRun(dtype cuda.DType, n int, opt Options) error {
 	switch {
 	case dtype < cuda.Float32 || dtype > cuda.Complex128:
 		return fmt.Errorf("%w: cholblocked: element type %v", core.ErrArgument, dtype)
 	case n < 0 || n > math.MaxInt32:
 		return fmt.Errorf("%w: cholblocked: n = %d must be in [0, 2³¹)", core.ErrShape, n)
-	case opt.Precision != Exact && opt.Precision != Split3TF32:
+	case opt.Precision != Exact && !opt.Precision.tensor():
 		return fmt.Errorf("%w: cholblocked: precision %v", core.ErrArgument, opt.Precision)
-	case opt.Precision == Split3TF32 && dtype != cuda.Float32:
+	case opt.Precision.tensor() && dtype != cuda.Float32:
 		return fmt.Errorf("%w: cholblocked: %v products are for float32, not %v", core.ErrUnsupported, opt.Precision, dtype)
 	case opt.PanelWidth < 0 || opt.PanelWidth%InnerWidth(dtype) != 0:
 		return fmt.Errorf("%w: cholblocked: panel width %d must be 0 or a positive multiple of %d", core.ErrArgument, opt.PanelWidth, InnerWidth(dtype))
@@ -507,9 +533,10 @@ func natural(uplo core.Uplo, row, col, ld int) int64 {
 	return int64(row) + int64(col)*int64(ld)
 }
 
-// makePlan lists the steps of a factorization of order n > 0, with
-// look-ahead when l has two D banks.
-func makePlan(uplo core.Uplo, n, lda int, stride int64, l layout, split bool) []step {
+// makePlan lists the steps of a factorization of order n > 0 whose outer
+// updates have precision prec, with look-ahead when l has two D banks.
+func makePlan(uplo core.Uplo, n, lda int, stride int64, l layout, prec Precision) []step {
+	split := prec.tensor() // the kernels write the split the outer products read
 	var steps []step
 	a := operand{buf: bufA, ld: lda, stride: stride}
 	hi := operand{buf: bufHi, ld: l.ldh, stride: l.hStride, kmajor: true}
@@ -540,11 +567,14 @@ func makePlan(uplo core.Uplo, n, lda int, stride int64, l layout, split bool) []
 	// the bank at bank, which it overwrites (beta 0) or adds to (beta 1).
 	outer := func(J, k0, k int, bank int64, beta int) {
 		W := min(l.width, n-J)
-		if split {
+		switch prec {
+		case Split3TF32:
 			product(hi, hi, J, J, k0, n-J, W, k, bank, beta, true)
 			product(hi, lo, J, J, k0, n-J, W, k, bank, 1, true)
 			product(lo, hi, J, J, k0, n-J, W, k, bank, 1, true)
-		} else {
+		case TF32:
+			product(hi, hi, J, J, k0, n-J, W, k, bank, beta, true)
+		default:
 			product(a, a, J, J, k0, n-J, W, k, bank, beta, false)
 		}
 	}
@@ -805,7 +835,7 @@ func prepare[T core.Scalar](s *cuda.Stream, blas *cuda.BLAS, uplo core.Uplo, n i
 		stride = int64(lda) * int64(n) // any value is valid for one matrix; cuBLAS wants a sane one
 	}
 	l := newLayout(dt, uplo, n, count, opt)
-	split := opt.Precision == Split3TF32
+	split := opt.Precision.tensor()
 	e := &executor[T]{
 		s: s, blas: blas, side: opt.Side, ks: ks, l: l, uplo: uplo, n: n, lda: lda, stride: stride, count: count, info: info, split: split,
 		bases: [...]cuda.DevicePtr{
@@ -817,10 +847,13 @@ func prepare[T core.Scalar](s *cuda.Stream, blas *cuda.BLAS, uplo core.Uplo, n i
 		},
 	}
 	if !split {
-		e.bases[bufHi], e.bases[bufLo] = 0, 0
+		e.bases[bufHi] = 0
+	}
+	if opt.Precision != Split3TF32 {
+		e.bases[bufLo] = 0 // the kernels then write hi alone
 	}
 	e.tickets = ws.Ptr.Add(l.tOff)
-	return e, makePlan(uplo, n, lda, stride, l, split), nil
+	return e, makePlan(uplo, n, lda, stride, l, opt.Precision), nil
 }
 
 // executor queues the steps of a plan on the GPU.
@@ -840,7 +873,7 @@ type executor[T core.Scalar] struct {
 	info    cuda.DevicePtr
 	bases   [bufLo + 1]cuda.DevicePtr
 	tickets cuda.DevicePtr // TiledPanels: the outer panels' counters and flags
-	split   bool           // Split3TF32
+	split   bool           // Split3TF32 or TF32: the kernels write the split, the panel kernel's tile products are split TF32
 	args    cuda.Args
 }
 

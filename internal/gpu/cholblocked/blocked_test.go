@@ -72,6 +72,7 @@ func TestArguments(t *testing.T) {
 		"null workspace":       {cuda.Float64, core.Lower, 100, 101, 5, 10100, a, info, Workspace{0, need}, Options{}, core.ErrArgument},
 		"odd workspace":        {cuda.Float64, core.Lower, 100, 101, 5, 10100, a, info, Workspace{ws + 8, need}, Options{}, core.ErrArgument},
 		"3xTF32 of float64":    {cuda.Float64, core.Lower, 4, 4, 2, 16, a, info, w, Options{Precision: Split3TF32}, core.ErrUnsupported},
+		"TF32 of complex64":    {cuda.Complex64, core.Lower, 4, 4, 2, 16, a, info, w, Options{Precision: TF32}, core.ErrUnsupported},
 		"bad precision":        {cuda.Float32, core.Lower, 4, 4, 2, 16, a, info, w, Options{Precision: 5}, core.ErrArgument},
 		"panel width 48":       {cuda.Float32, core.Lower, 4, 4, 2, 16, a, info, w, Options{PanelWidth: 48}, core.ErrArgument},
 		"panel width -64":      {cuda.Float32, core.Lower, 4, 4, 2, 16, a, info, w, Options{PanelWidth: -64}, core.ErrArgument},
@@ -119,7 +120,7 @@ func TestLayout(t *testing.T) {
 		for _, uplo := range []core.Uplo{core.Lower, core.Upper} {
 			for _, n := range []int{1, 31, 64, 65, 1000, 2048, 5000} {
 				for _, opt := range []Options{{}, {PanelWidth: 4 * InnerWidth(dt)}, {Precision: Split3TF32}, {TiledPanels: true},
-					{Precision: Split3TF32, TiledPanels: true}} {
+					{Precision: Split3TF32, TiledPanels: true}, {Precision: TF32}, {Precision: TF32, TiledPanels: true}} {
 					if CanRun(dt, n, opt) != nil {
 						continue
 					}
@@ -139,6 +140,10 @@ func TestLayout(t *testing.T) {
 						t.Errorf("%v %v n=%d: unaligned buffer: %+v", dt, uplo, n, l)
 					case opt.Precision == Split3TF32 && (l.ldh < n || l.loOff < l.hiOff+l.hStride*count*4 || l.bytes < l.loOff+l.hStride*count*4):
 						t.Errorf("%v %v n=%d: split buffers %+v", dt, uplo, n, l)
+					case opt.Precision == TF32 && (l.ldh < n || l.hiOff == 0 || l.loOff != 0 || l.bytes < l.hiOff+l.hStride*count*4):
+						t.Errorf("%v %v n=%d: TF32's hi buffer %+v", dt, uplo, n, l)
+					case !opt.Precision.tensor() && (l.hiOff != 0 || l.loOff != 0):
+						t.Errorf("%v %v n=%d: split buffers for %v: %+v", dt, uplo, n, opt.Precision, l)
 					case opt.TiledPanels && !tiledPanelsFit(l, dt, n, count):
 						t.Errorf("%v %v n=%d: tiled panels' scratch %+v", dt, uplo, n, l)
 					case !opt.TiledPanels && l.tCount != 0:
@@ -197,12 +202,14 @@ func TestPlanSteps(t *testing.T) {
 	for _, uplo := range []core.Uplo{core.Lower, core.Upper} {
 		for _, n := range []int{1, 63, 64, 65, 129, 300, 1000} {
 			for _, width := range []int{64, 128, 256} {
-				for _, variant := range []int{0, 1, 2, 3} {
-					split, look := variant&1 != 0, variant&2 != 0
-					name := fmt.Sprintf("%v/n=%d/width=%d/split=%v/lookahead=%v", uplo, n, width, split, look)
-					opt := Options{PanelWidth: width}
-					if split {
-						opt.Precision = Split3TF32
+				for _, variant := range []int{0, 1, 2, 3, 4, 5} {
+					prec, look := []Precision{Exact, Split3TF32, TF32}[variant%3], variant >= 3
+					split := prec.tensor()
+					name := fmt.Sprintf("%v/n=%d/width=%d/%v/lookahead=%v", uplo, n, width, prec, look)
+					opt := Options{PanelWidth: width, Precision: prec}
+					perOuter := 1 // products per outer update
+					if prec == Split3TF32 {
+						perOuter = 3
 					}
 					if look {
 						opt.Side = &Side{}
@@ -210,7 +217,7 @@ func TestPlanSteps(t *testing.T) {
 					l := newLayout(cuda.Float32, uplo, n, 2, opt)
 					next, products, sideProducts, splitWrites := 0, 0, 0, 0
 					var syncs []syncStep
-					for _, st := range makePlan(uplo, n, n+1, int64((n+1)*n), l, split) {
+					for _, st := range makePlan(uplo, n, n+1, int64((n+1)*n), l, prec) {
 						switch {
 						case st.sync != 0:
 							syncs = append(syncs, st.sync)
@@ -221,7 +228,8 @@ func TestPlanSteps(t *testing.T) {
 							}
 						case st.gemm != nil:
 							products++
-							if g := st.gemm; g.k <= 0 || g.m <= 0 || g.n <= 0 || (g.tf32 != split) && g.a.buf != bufA {
+							if g := st.gemm; g.k <= 0 || g.m <= 0 || g.n <= 0 || (g.tf32 != split) && g.a.buf != bufA ||
+								prec == TF32 && g.tf32 && (g.a.buf != bufHi || g.b.buf != bufHi) {
 								t.Errorf("%s: product %+v", name, *g)
 							}
 						case st.diag != nil:
@@ -249,17 +257,10 @@ func TestPlanSteps(t *testing.T) {
 					}
 					inner := (n + l.nb - 1) / l.nb
 					want := inner - outer // inner products: every inner panel but the first of its outer panel
-					if split {
-						want += 3 * (outer - 1)
-					} else {
-						want += outer - 1
-					}
+					want += perOuter * (outer - 1)
 					sides := 0 // look-ahead: a side product for every outer panel from the third on
 					if look && outer > 2 {
-						sides = outer - 2
-						if split {
-							sides *= 3
-						}
+						sides = perOuter * (outer - 2)
 					}
 					if products+sideProducts != want+sides || sideProducts != sides {
 						t.Errorf("%s: %d products (%d on the side), want %d (%d)", name, products+sideProducts, sideProducts, want+sides, sides)
@@ -325,8 +326,10 @@ func newEmulator[T core.Scalar](uplo core.Uplo, a core.Strided[T], opt Options) 
 	nan := complex(math.NaN(), math.NaN()) // scratch starts as garbage
 	e.bufs[bufD] = slices.Repeat([]complex128{nan}, int(e.l.dStride)*count*(1+boolInt(e.l.dBank != 0)))
 	e.bufs[bufX] = slices.Repeat([]complex128{nan}, int(e.l.xStride)*count)
-	if opt.Precision == Split3TF32 {
+	if opt.Precision.tensor() {
 		e.bufs[bufHi] = slices.Repeat([]complex128{nan}, int(e.l.hStride)*count)
+	}
+	if opt.Precision == Split3TF32 {
 		e.bufs[bufLo] = slices.Repeat([]complex128{nan}, int(e.l.hStride)*count)
 	}
 	return e
@@ -483,10 +486,17 @@ func potf2(l []complex128, rows, cols int) (fail int, dfail float64) {
 }
 
 // writeSplit writes the TF32 split of v, L(r, c) of matrix b (in A's
-// orientation), to the hi and lo buffers.
+// orientation), to the hi and lo buffers. Without a lo buffer (TF32) it
+// writes v itself to hi: the emulator checks where the plan reads and
+// writes, which TF32's rounding would blur (the GPU tests hold the
+// rounding to its bound).
 func (e *emulator) writeSplit(b, r, c int, v complex128) {
-	h := float64(tf32(float32(real(v))))
 	off := int64(b)*e.l.hStride + natural(core.Upper, r, c, e.l.ldh) // K-major for both triangles
+	if e.bufs[bufLo] == nil {
+		e.bufs[bufHi][off] = v
+		return
+	}
+	h := float64(tf32(float32(real(v))))
 	e.bufs[bufHi][off] = complex(h, 0)
 	e.bufs[bufLo][off] = complex(real(v)-h, 0)
 }
@@ -605,7 +615,8 @@ func testPlanEmulated[T core.Scalar](t *testing.T) {
 		{PanelWidth: 2 * nb, TiledPanels: true}, {PanelWidth: nb, Side: side, TiledPanels: true}}
 	if dt == cuda.Float32 {
 		opts = append(opts, Options{Precision: Split3TF32}, Options{Precision: Split3TF32, PanelWidth: 2 * nb},
-			Options{Precision: Split3TF32, PanelWidth: nb, Side: side}, Options{Precision: Split3TF32, PanelWidth: nb, Side: side, TiledPanels: true})
+			Options{Precision: Split3TF32, PanelWidth: nb, Side: side}, Options{Precision: Split3TF32, PanelWidth: nb, Side: side, TiledPanels: true},
+			Options{Precision: TF32, PanelWidth: nb, Side: side}, Options{Precision: TF32, PanelWidth: nb, Side: side, TiledPanels: true})
 	}
 	sizes := []int{1, 5, nb - 1, nb, nb + 1, 2*nb + 1, 3*nb + 7}
 	if testing.Short() {
@@ -622,7 +633,7 @@ func testPlanEmulated[T core.Scalar](t *testing.T) {
 					in, items := mixedBatch[T](n, 20, uplo, uint64(n)*7+uint64(uplo), nb)
 					e := newEmulator(uplo, in, opt)
 					e.late = late
-					e.run(makePlan(uplo, n, in.LD, int64(in.Stride), e.l, opt.Precision == Split3TF32))
+					e.run(makePlan(uplo, n, in.LD, int64(in.Stride), e.l, opt.Precision))
 					if len(e.pending) != 0 {
 						t.Errorf("%s: %d side products never joined", name, len(e.pending))
 					}
@@ -655,7 +666,7 @@ func testChecks[T core.Scalar](t *testing.T) {
 		n := 2*nb + 3
 		in, items := mixedBatch[T](n, 20, uplo, 99, nb)
 		e := newEmulator(uplo, in, Options{})
-		e.run(makePlan(uplo, n, in.LD, int64(in.Stride), e.l, false))
+		e.run(makePlan(uplo, n, in.LD, int64(in.Stride), e.l, Exact))
 		out, info := result(e, in)
 		var got []string
 		report := func(format string, args ...any) { got = append(got, fmt.Sprintf(format, args...)) }
@@ -886,7 +897,9 @@ func testPotrf[T core.Scalar](t *testing.T, e *env) {
 		opts = append(opts, Options{Precision: Split3TF32}, Options{Precision: Split3TF32, PanelWidth: 2 * nb},
 			Options{Precision: Split3TF32, PanelWidth: nb, Side: e.side},
 			Options{Precision: Split3TF32, PanelWidth: 2 * nb, TiledPanels: true},
-			Options{Precision: Split3TF32, PanelWidth: nb, Side: e.side, TiledPanels: true})
+			Options{Precision: Split3TF32, PanelWidth: nb, Side: e.side, TiledPanels: true},
+			Options{Precision: TF32, PanelWidth: 2 * nb}, Options{Precision: TF32, PanelWidth: nb, Side: e.side},
+			Options{Precision: TF32, PanelWidth: nb, Side: e.side, TiledPanels: true})
 	}
 	if testing.Short() {
 		sizes = []int{nb - 1, 2*nb + 1, 257}
@@ -902,8 +915,8 @@ func testPotrf[T core.Scalar](t *testing.T, e *env) {
 					}
 				})
 			}
-			t.Logf("%s %v %v width %d look-ahead %v tiled panels %v: worst ‖A − L·Lᴴ‖₁/(n·eps·‖A‖₁) = %.3f (n = %d; bound 20)",
-				core.TypeName[T](), uplo, opt.Precision, opt.PanelWidth, opt.Side != nil, opt.TiledPanels, worst, worstN)
+			t.Logf("%s %v %v width %d look-ahead %v tiled panels %v: worst ‖A − L·Lᴴ‖₁/(n·eps·‖A‖₁) = %.3f (n = %d; bound %.3g)",
+				core.TypeName[T](), uplo, opt.Precision, opt.PanelWidth, opt.Side != nil, opt.TiledPanels, worst, worstN, residualBound[T](opt.Precision, worstN))
 		}
 	}
 }
@@ -918,17 +931,29 @@ func potrfCase[T core.Scalar](t *testing.T, e *env, uplo core.Uplo, n int, opt O
 		count = 10
 	}
 	ws := workspace(t, e, dt, uplo, n, count, opt)
-	return factorCase[T](t, e, uplo, n, count, InnerWidth(dt), seed, false, func(a cuda.DevicePtr, lda int, stride int64, count int, info cuda.DevicePtr) error {
+	return factorCase[T](t, e, uplo, n, count, InnerWidth(dt), seed, false, residualBound[T](opt.Precision, n), func(a cuda.DevicePtr, lda int, stride int64, count int, info cuda.DevicePtr) error {
 		return Potrf[T](e.s, e.blas, uplo, n, a, lda, stride, count, info, ws, opt)
 	})
 }
 
+// residualBound is the bound TestPotrf holds precision p's residuals to,
+// in units of n·eps·‖A‖₁: GPU MODE's 20, and for TF32 outer updates at
+// least 2⁻⁸ relative, eight times their expected 2⁻¹¹ (package doc), which
+// the float32 bound passes only from n ≈ 1600; TestAccuracyLarge holds
+// TF32 to the bound itself where the router takes it.
+func residualBound[T core.Scalar](p Precision, n int) float64 {
+	if p == TF32 {
+		return max(20, 0x1p-8/(float64(n)*gputest.MachineEps[T]()))
+	}
+	return 20
+}
+
 // factorCase factors a mixed batch of count matrices of order n (failing
 // items placed for panels of width nb) with factor, in one call and each
-// matrix alone, and checks both; the bits must agree when exact, and how
-// many matrices differ is logged otherwise. It returns the worst residual
-// ratio.
-func factorCase[T core.Scalar](t *testing.T, e *env, uplo core.Uplo, n, count, nb int, seed uint64, exact bool,
+// matrix alone, and checks both against the residual bound (in units of
+// n·eps·‖A‖₁); the bits must agree when exact, and how many matrices
+// differ is logged otherwise. It returns the worst residual ratio.
+func factorCase[T core.Scalar](t *testing.T, e *env, uplo core.Uplo, n, count, nb int, seed uint64, exact bool, bound float64,
 	factor func(a cuda.DevicePtr, lda int, stride int64, count int, info cuda.DevicePtr) error) float64 {
 	t.Helper()
 	in, items := mixedBatch[T](n, count, uplo, seed, nb)
@@ -970,12 +995,12 @@ func factorCase[T core.Scalar](t *testing.T, e *env, uplo core.Uplo, n, count, n
 		alonePart := in
 		alonePart.Data = one
 		var errs []string
-		gputest.CheckFactors(func(f string, a ...any) { errs = append(errs, fmt.Sprintf(f, a...)) }, uplo, in, items, alonePart, infoOne)
+		gputest.CheckFactorsWithin(func(f string, a ...any) { errs = append(errs, fmt.Sprintf(f, a...)) }, bound, uplo, in, items, alonePart, infoOne)
 		for _, s := range errs {
 			t.Errorf("factored alone: %s", s)
 		}
 	}
-	return gputest.CheckFactors(t.Errorf, uplo, in, items, out, info)
+	return gputest.CheckFactorsWithin(t.Errorf, bound, uplo, in, items, out, info)
 }
 
 // TestAccuracy holds float32 factorizations, exact and 3xTF32, one- and
@@ -1345,7 +1370,7 @@ func timeCase[T float32 | float64](t *testing.T, e *env, sv *cuda.Solver, gen []
 	var arms []*arm
 	opts := []Options{{PanelWidth: *panelFlag}}
 	if dt == cuda.Float32 {
-		opts = append(opts, Options{Precision: Split3TF32, PanelWidth: *panelFlag})
+		opts = append(opts, Options{Precision: Split3TF32, PanelWidth: *panelFlag}, Options{Precision: TF32, PanelWidth: *panelFlag})
 	}
 	if *lookFlag {
 		for _, o := range slices.Clone(opts) {

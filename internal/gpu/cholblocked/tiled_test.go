@@ -105,7 +105,7 @@ func testPotrfTiled[T core.Scalar](t *testing.T, e *env, prec Precision) {
 				for _, blocks := range []int{0, 1, 3} {
 					opt := TiledOptions{Blocks: blocks, Precision: prec}
 					var out []T
-					r := factorCase[T](t, e, uplo, n, count, ts, uint64(1000*n)+uint64(uplo), true,
+					r := factorCase[T](t, e, uplo, n, count, ts, uint64(1000*n)+uint64(uplo), true, 20,
 						func(a cuda.DevicePtr, lda int, stride int64, count int, info cuda.DevicePtr) error {
 							err := PotrfTiled[T](e.s, uplo, n, a, lda, stride, count, info, ws, opt)
 							if err == nil && count > 1 {
