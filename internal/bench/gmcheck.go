@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/batchlas/batchlas"
+	"github.com/batchlas/batchlas/internal/oracle"
 )
 
 // The correctness test of the cholesky-gpumode suite, §1.5, on every matrix
@@ -169,7 +170,7 @@ func factorToUpper[T gmFloat](u []float64, f []T, n int, uplo string) string {
 		}
 	}
 	if n >= 512 {
-		parallelFor(n, func(_, j int) { column(j) })
+		oracle.ParallelFor(n, func(_, j int) { column(j) })
 	} else {
 		for j := range n {
 			column(j)
@@ -225,7 +226,7 @@ func residualHost[T gmFloat](u []float64, a []T, n int, parallel bool) float64 {
 			bounds[k] = int(math.Round(float64(n) * math.Cbrt(float64(k)/float64(chunks))))
 		}
 		var mu sync.Mutex
-		parallelFor(chunks, func(_, k int) {
+		oracle.ParallelFor(chunks, func(_, k int) {
 			if bounds[k] >= bounds[k+1] {
 				return
 			}
@@ -262,7 +263,7 @@ func gmCheckHost[T gmFloat](input int, a, f []T, n, batch int, uplo string, eps 
 	workers := runtime.GOMAXPROCS(0)
 	if batch >= 2*workers {
 		bufs := make([][]float64, workers)
-		parallelFor(batch, func(w, m int) {
+		oracle.ParallelFor(batch, func(w, m int) {
 			if bufs[w] == nil {
 				bufs[w] = make([]float64, nn)
 			}
@@ -296,7 +297,7 @@ func gmCheckGPU[T gmFloat](chk *gmChecker, q *batchlas.Queue, input int, a, f []
 			break
 		}
 		src := a[lo*nn : (lo+count)*nn]
-		parallelFor(count*n, func(_, j int) {
+		oracle.ParallelFor(count*n, func(_, j int) {
 			for i, v := range src[j*n : (j+1)*n] {
 				c[j*n+i] = float64(v)
 			}
@@ -306,21 +307,7 @@ func gmCheckGPU[T gmFloat](chk *gmChecker, q *batchlas.Queue, input int, a, f []
 		}
 		// c is Uᵀ·U − A, column-major: the column sums are contiguous.
 		for m := range count {
-			cm := c[m*nn : (m+1)*nn]
-			sums := make([]float64, n)
-			parallelFor(n, func(_, j int) {
-				s := 0.0
-				for _, v := range cm[j*n : (j+1)*n] {
-					s += math.Abs(v)
-				}
-				sums[j] = s
-			})
-			worst := 0.0
-			for _, v := range sums {
-				if !(v <= worst) {
-					worst = v
-				}
-			}
+			worst := oracle.ColumnNorm1(c[m*nn:(m+1)*nn], n)
 			am := a[(lo+m)*nn : (lo+m+1)*nn]
 			ratio[lo+m] = worst / (float64(n) * eps * max(norm1(am, n), gmTiny))
 		}

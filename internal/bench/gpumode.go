@@ -6,13 +6,12 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"gonum.org/v1/gonum/blas"
 
 	"github.com/batchlas/batchlas"
+	"github.com/batchlas/batchlas/internal/oracle"
 )
 
 // The cholesky-gpumode suite: the ranked cases of the GPU MODE cholesky
@@ -71,7 +70,7 @@ func gmNormals(y []float64, n int, c Case, seed uint64, input, m int, parallel b
 		}
 	}
 	if parallel {
-		parallelFor(n, func(_, k int) { col(k) })
+		oracle.ParallelFor(n, func(_, k int) { col(k) })
 		return
 	}
 	for k := range n {
@@ -95,7 +94,7 @@ func gmForm[T gmFloat](out []T, y []float64, n int, parallel bool) {
 		}
 	}
 	if parallel {
-		parallelFor(n, func(_, j int) { col(j) })
+		oracle.ParallelFor(n, func(_, j int) { col(j) })
 		return
 	}
 	for j := range n {
@@ -134,7 +133,7 @@ func gmGenerate[T gmFloat](cfg *Config, c Case, chk *gmChecker) (*gmInputs[T], e
 	for j := range c.Inputs {
 		if c.Batch >= 2*workers {
 			ys := make([][]float64, workers)
-			parallelFor(c.Batch, func(w, m int) {
+			oracle.ParallelFor(c.Batch, func(w, m int) {
 				if ys[w] == nil {
 					ys[w] = make([]float64, nn)
 				}
@@ -169,7 +168,7 @@ func gmGenerateGPU[T gmFloat](q *batchlas.Queue, cfg *Config, c Case, in *gmInpu
 				return err
 			}
 			out := in.a[j][lo*nn : (lo+count)*nn]
-			parallelFor(count*n, func(_, mj int) {
+			oracle.ParallelFor(count*n, func(_, mj int) {
 				m, jj := mj/n, mj%n
 				g, o := y[m*nn:(m+1)*nn], out[m*nn:(m+1)*nn]
 				for i := jj; i < n; i++ {
@@ -421,7 +420,7 @@ func (r *gonumCase) repetition() (float64, error) {
 				body(m)
 			}
 		} else {
-			parallelFor(r.batch, func(_, m int) { body(m) })
+			oracle.ParallelFor(r.batch, func(_, m int) { body(m) })
 		}
 	}
 	return float64(time.Since(start).Nanoseconds()) / float64(len(r.work)), nil
@@ -433,33 +432,6 @@ func (r *gonumCase) output(j int, f []float64) ([]int32, error) {
 }
 
 func (r *gonumCase) release() {}
-
-// parallelFor calls f(worker, i) for every i in [0, count) on up to
-// GOMAXPROCS goroutines, handing out indices as they finish; worker
-// numbers the goroutine, for per-goroutine buffers.
-func parallelFor(count int, f func(worker, i int)) {
-	workers := min(count, runtime.GOMAXPROCS(0))
-	if workers <= 1 {
-		for i := range count {
-			f(0, i)
-		}
-		return
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Go(func() {
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= count {
-					return
-				}
-				f(w, i)
-			}
-		})
-	}
-	wg.Wait()
-}
 
 // dot is Σ x[i]·y[i] in float64, four partial sums.
 func dot(x, y []float64) float64 {

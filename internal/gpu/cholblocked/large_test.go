@@ -5,15 +5,14 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/batchlas/batchlas/internal/core"
 	"github.com/batchlas/batchlas/internal/cuda"
 	"github.com/batchlas/batchlas/internal/gpu/gputest"
+	"github.com/batchlas/batchlas/internal/oracle"
 )
 
 var (
@@ -130,41 +129,11 @@ func largeCase(t *testing.T, e *env, a []float32, n int, uplo core.Uplo, opt Opt
 		t.Fatal(err)
 	}
 	d := gputest.Download[float64](t, e.s, pc, n*n)
-	return norm1Of(d, n) / (float64(n) * 0x1p-23 * norm1Of(c, n))
-}
-
-// norm1Of is the largest absolute column sum of the column-major n×n m.
-func norm1Of(m []float64, n int) float64 {
-	sums := make([]float64, n)
-	parallelColumns(n, func(j int) {
-		s := 0.0
-		for _, v := range m[j*n : (j+1)*n] {
-			s += math.Abs(v)
-		}
-		sums[j] = s
-	})
-	worst := 0.0
-	for _, s := range sums {
-		worst = max(worst, s)
-	}
-	return worst
+	return oracle.ColumnNorm1(d, n) / (float64(n) * 0x1p-23 * oracle.ColumnNorm1(c, n))
 }
 
 // parallelColumns runs f(j) for j in [0, n) on every CPU.
-func parallelColumns(n int, f func(j int)) {
-	workers := min(runtime.NumCPU(), n)
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := w; j < n; j += workers {
-				f(j)
-			}
-		}()
-	}
-	wg.Wait()
-}
+func parallelColumns(n int, f func(j int)) { oracle.ParallelFor(n, func(_, j int) { f(j) }) }
 
 // largeInput forms one float32 matrix of GPU MODE's family kind, exactly
 // symmetric: the products on the GPU in float64, the rest on the host.
