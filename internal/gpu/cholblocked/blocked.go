@@ -87,9 +87,12 @@
 // update with three TF32 tensor-core products, hi·hiᴴ + hi·loᴴ + lo·hiᴴ,
 // where hi is L rounded to TF32 and lo = L − hi (each exact in FP32, kept in
 // scratch and written by chol_apply or chol_tiled as they produce L); the
-// dropped lo·loᴴ term is below 2⁻²² relative, so the result keeps FP32
+// dropped lo·loᴴ term is below 2⁻²² relative, so the result is near FP32
 // accuracy (‖A − L·Lᴴ‖₁ ≤ 20·n·2⁻²³·‖A‖₁ is tested on dense, low-rank,
-// row-scaled and graded-diagonal inputs). FP32 SIMT alone cannot reach n ≥ 8192
+// row-scaled and graded-diagonal inputs up to n = 1024). Near, not equal:
+// on a low-rank matrix plus 10⁻⁴·I it reported not positive definite at
+// n = 4096 and 16384 (TestAccuracyLarge, H200), where Exact and cuSOLVER
+// factor it within 0.1 % of the budget; not mended. FP32 SIMT alone cannot reach n ≥ 8192
 // targets (perf-anchors: n = 32768 has a 175 ms FP32 floor at 67 TF/s).
 // The inner updates, the diagonal factorizations and the panel solves stay
 // in FP32.

@@ -939,8 +939,8 @@ func potrfCase[T core.Scalar](t *testing.T, e *env, uplo core.Uplo, n int, opt O
 // residualBound is the bound TestPotrf holds precision p's residuals to,
 // in units of n·eps·‖A‖₁: GPU MODE's 20, and for TF32 outer updates at
 // least 2⁻⁸ relative, eight times their expected 2⁻¹¹ (package doc), which
-// the float32 bound passes only from n ≈ 1600; TestAccuracyLarge holds
-// TF32 to the bound itself where the router takes it.
+// the float32 bound passes only from n ≈ 1600 (TestAccuracyLarge holds
+// TF32 to the bound itself at large orders).
 func residualBound[T core.Scalar](p Precision, n int) float64 {
 	if p == TF32 {
 		return max(20, 0x1p-8/(float64(n)*gputest.MachineEps[T]()))
