@@ -228,16 +228,21 @@ func (b *Batch[T]) Free() {
 		return
 	}
 	if b.mem.dev.kind == CUDA {
-		b.mem.mu.Lock()
-		for _, pa := range b.mem.pointers {
-			pa.Free()
-		}
-		b.mem.pointers = nil
-		b.mem.mu.Unlock()
+		b.mem.freePointers()
 		b.mem.gpu.free(b.mem.dev)
 	}
 	b.mem.host = nil
 	b.mem.size = -1
+}
+
+// freePointers frees the cached pointer arrays; no queue may still use them.
+func (m *memory[T]) freePointers() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, pa := range m.pointers {
+		pa.Free()
+	}
+	m.pointers = nil
 }
 
 // Info holds one LAPACK status per matrix: 0 for success, k > 0 for the

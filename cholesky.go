@@ -14,6 +14,12 @@ import (
 // its first leading minor that is not (a NaN counts as such); its contents
 // are then partly overwritten and every other matrix is unaffected. With a
 // nil info, failed matrices are reported by q.Wait as a *FailedError.
+//
+// On a GPU, a float32 call routed to the blocked driver with tensor-core
+// products waits for its statuses before it returns, and factors every
+// matrix that failed again in float64: those products, slightly less
+// accurate than float32's, fail some near-singular matrices that float32
+// arithmetic factors.
 func Potrf[T Scalar](q *Queue, uplo Uplo, a *Batch[T], info *Info, opts ...CallOption) error {
 	const op = "Potrf"
 	if err := checkQueue(op, q); err != nil {

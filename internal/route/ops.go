@@ -191,7 +191,9 @@ func tiledPanelsCanRun(c Call) error {
 // n = 1024 and 2048, where the 3xTF32 products factor it within 0.1 % of
 // the budget: its update error, about 2⁻¹¹·‖A‖, exceeds the smallest
 // eigenvalue (cholblocked's TestAccuracyLarge; from n = 4096 the 3xTF32
-// products fail it too, which is open). Pinned, it ran the
+// products fail it too, and the public Potrf redoes every failure of
+// either in float64, but that does not make TF32's residuals FP32's on
+// the matrices it does factor). Pinned, it ran the
 // cholesky-gpumode suite's float32 n = 8192, 16384 and 32768 at one matrix
 // in 5184, 17431 and 61892 µs against the default route's 7695, 26262 and
 // 131920 (bench/results/h200/session15/).

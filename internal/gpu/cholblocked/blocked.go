@@ -92,7 +92,10 @@
 // row-scaled and graded-diagonal inputs up to n = 1024). Near, not equal:
 // on a low-rank matrix plus 10⁻⁴·I it reported not positive definite at
 // n = 4096 and 16384 (TestAccuracyLarge, H200), where Exact and cuSOLVER
-// factor it within 0.1 % of the budget; not mended. FP32 SIMT alone cannot reach n ≥ 8192
+// factor it within 0.1 % of the budget. The public Potrf therefore factors
+// every matrix this driver's tensor-core products fail again in float64
+// (potrfFactor in the root package); this package reports what the
+// products give. FP32 SIMT alone cannot reach n ≥ 8192
 // targets (perf-anchors: n = 32768 has a 175 ms FP32 floor at 67 TF/s).
 // The inner updates, the diagonal factorizations and the panel solves stay
 // in FP32.

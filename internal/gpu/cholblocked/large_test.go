@@ -32,7 +32,8 @@ var largeFamilies = []string{"dense", "lowrank", "rowscale", "diagonal", "spectr
 // (3xTF32); -blocked.largearms adds Exact and TF32, the measurement behind
 // the rule that TF32 outer updates run only when pinned (tf32Note in
 // internal/route). On the H200 the 3xTF32 arms fail its low-rank input
-// from n = 4096 (package doc, Precision). The inputs are formed, and
+// from n = 4096 (package doc, Precision), which the public Potrf redoes in
+// float64 (the root package's TestPotrfTensorFailures). The inputs are formed, and
 // L·Lᵀ − A computed, in float64 by cuBLAS; the column sums on the host. It
 // logs each residual as a share of the budget.
 func TestAccuracyLarge(t *testing.T) {

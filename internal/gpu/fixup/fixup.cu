@@ -17,7 +17,17 @@
 // to every diagonal element from its row on, so the first non-finite one is
 // the failing leading minor LAPACK's rule names.
 //
-// All three are memory-bound with a flat element index over the batch (a grid
+// cast_part converts the lower (or upper) triangle of k n×n matrices
+// between float and double: matrix s of dst gets matrix s of src, where a
+// non-null index maps s to a batch index on that side (a gather from src or
+// a scatter into dst). A float32 Cholesky whose tensor-core products failed
+// a matrix is redone in float64 with it: the failed matrices gathered,
+// widened, factored, and their factors narrowed back.
+//
+// scatter_info sets info[index[s]] = from[s] for the k statuses of such a
+// gathered refactorization.
+//
+// All of them are memory-bound with a flat element index over the batch (a grid
 // stride covers the rest); no shared memory, no register arrays.
 
 struct alignas(16) bits128 {
@@ -67,4 +77,28 @@ __global__ void nonfinite_info(const R* a, long long ld, long long stride, int n
             return;
         }
     }
+}
+
+template <typename From, typename To>
+__global__ void cast_part(const From* __restrict__ src, long long lds, long long strides, const int* __restrict__ src_index,
+                          To* __restrict__ dst, long long ldd, long long strided, const int* __restrict__ dst_index,
+                          int n, int k, int lower) {
+    const long long per = (long long)n * n;
+    const long long total = per * k;
+    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < total;
+         t += (long long)gridDim.x * blockDim.x) {
+        const int s = (int)(t / per);
+        const long long r = t - s * per;
+        const int j = (int)(r / n);
+        const int i = (int)(r - (long long)j * n);
+        if (lower ? i < j : i > j) continue;
+        const long long ms = src_index != nullptr ? src_index[s] : s;
+        const long long md = dst_index != nullptr ? dst_index[s] : s;
+        dst[md * strided + j * ldd + i] = (To)src[ms * strides + j * lds + i];
+    }
+}
+
+__global__ void scatter_info(const int* __restrict__ from, const int* __restrict__ index, int k, int* __restrict__ info) {
+    const int s = blockIdx.x * blockDim.x + threadIdx.x;
+    if (s < k) info[index[s]] = from[s];
 }

@@ -1,6 +1,7 @@
 // Package fixup holds the small GPU passes that let compositions of vendor
 // calls keep LAPACK's per-matrix contract: restoring the operands of failed
-// matrices, and making a Hermitian diagonal exactly real.
+// matrices, making a Hermitian diagonal exactly real, and moving failed
+// matrices between float32 and float64 to be factored again.
 package fixup
 
 import (
@@ -27,6 +28,9 @@ var names = []string{
 	"nonfinite_info<double, 1>",
 	"nonfinite_info<float, 2>",
 	"nonfinite_info<double, 2>",
+	"cast_part<float, double>",
+	"cast_part<double, float>",
+	"scatter_info",
 }
 
 var loaded cuda.KernelSets[struct{}] // per context, every kernel of names in order
@@ -119,6 +123,58 @@ func NonfiniteInfo[T core.Scalar](s *cuda.Stream, a Layout, n, count int, info c
 	var args cuda.Args
 	args.Ptr(a.Ptr).Int64(int64(a.LD)).Int64(a.Stride).Int32(int32(n)).Int32(int32(count)).Ptr(info)
 	return cuda.LaunchArgs(s, k, g, [3]uint32{128, 1, 1}, 0, &args)
+}
+
+// CastPart queues, on s, the conversion of the lower (lower set) or upper
+// triangle of k n×n matrices from src to dst, float32 to float64 or back:
+// dst matrix s gets src matrix s, where a non-zero index (k int32 on the
+// device) maps s to the matrix of that side's batch. The other elements of
+// dst are not written.
+func CastPart[From, To float32 | float64](s *cuda.Stream, src Layout, srcIndex cuda.DevicePtr, dst Layout, dstIndex cuda.DevicePtr, n, k int, lower bool) error {
+	var from From
+	var to To
+	index := 9
+	switch {
+	case unsafe.Sizeof(from) == 8 && unsafe.Sizeof(to) == 4:
+		index = 10
+	case unsafe.Sizeof(from) == unsafe.Sizeof(to):
+		return fmt.Errorf("%w: fixup: CastPart converts between float32 and float64", core.ErrUnsupported)
+	}
+	if n == 0 || k == 0 {
+		return nil
+	}
+	kern, err := kernel(s.Context(), index)
+	if err != nil {
+		return fmt.Errorf("fixup: %w", err)
+	}
+	g, b := grid(s, int64(n)*int64(n)*int64(k))
+	var a cuda.Args
+	a.Ptr(src.Ptr).Int64(int64(src.LD)).Int64(src.Stride).Ptr(srcIndex).
+		Ptr(dst.Ptr).Int64(int64(dst.LD)).Int64(dst.Stride).Ptr(dstIndex).
+		Int32(int32(n)).Int32(int32(k)).Int32(boolInt(lower))
+	return cuda.LaunchArgs(s, kern, g, b, 0, &a)
+}
+
+// ScatterInfo queues, on s, info[index[i]] = from[i] for the k statuses of
+// a gathered batch (index: k int32 on the device).
+func ScatterInfo(s *cuda.Stream, from, index cuda.DevicePtr, k int, info cuda.DevicePtr) error {
+	if k == 0 {
+		return nil
+	}
+	kern, err := kernel(s.Context(), 11)
+	if err != nil {
+		return fmt.Errorf("fixup: %w", err)
+	}
+	var a cuda.Args
+	a.Ptr(from).Ptr(index).Int32(int32(k)).Ptr(info)
+	return cuda.LaunchArgs(s, kern, [3]uint32{uint32((k + 127) / 128), 1, 1}, [3]uint32{128, 1, 1}, 0, &a)
+}
+
+func boolInt(b bool) int32 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // Load compiles (or finds in the cache) and loads every fixup kernel into c,
