@@ -201,8 +201,8 @@ func potrfFactor[T Scalar](q *Queue, name string, uplo Uplo, a *Batch[T], st cud
 	if err := potrfArm(q, name, uplo, a, st); err != nil {
 		return err
 	}
-	v := make([]int32, count)
-	if err := cuda.Download(q.gpu.stream, v, st); err != nil {
+	v, err := gpuDownloadInt32(q, gpuMemory{ptr: st}, count)
+	if err != nil {
 		return err
 	}
 	var failed []int32
@@ -230,7 +230,7 @@ func potrfWide[T Scalar](q *Queue, uplo Uplo, a *Batch[T], saved scratchBatch, s
 	if err != nil {
 		return err
 	}
-	if err := cuda.Upload(q.gpu.stream, index, failed); err != nil {
+	if err := gpuUploadInt32(q, gpuMemory{ptr: index}, failed); err != nil {
 		return err
 	}
 	w, err := newScratch[float64](q, n, n, k)
