@@ -29,9 +29,10 @@ template <bool UPPER> __device__ __forceinline__ long long nat(long long r, long
 // identity outside w×w): L11 over s_a, X = L11⁻¹ into s_x (zero on entry)
 // when inverse, and the first failing pivot (1-based column, 0 for none)
 // and its value. chol_diag and chol_tiled factor their diagonal blocks
-// with it.
+// with it. It has two designs: factor_rows (below) for 32×32 float
+// blocks, and factor_subblocks, described here, for the rest.
 //
-// Why this shape. chol_diag is pure latency: at batch 1 one block runs on
+// Why factor_subblocks has this shape. chol_diag is pure latency: at batch 1 one block runs on
 // an otherwise idle GPU, once per panel. Two column-at-a-time designs, one
 // row per thread unrolled (150 KB of code) and a rolled loop with a row
 // split over four threads (20 KB), both took 45–62 µs a panel on the H200
@@ -74,8 +75,8 @@ template <> __device__ __forceinline__ cdouble shfl<cdouble>(cdouble v, int lane
 }
 
 template <typename T, int NB, int NT>
-__device__ __forceinline__ void factor_block(T (*s_a)[NB + 1], T (*s_x)[NB + 1], int w, bool inverse, int& fail_out,
-                                             typename real_of<T>::type& dfail_out) {
+__device__ __forceinline__ void factor_subblocks(T (*s_a)[NB + 1], T (*s_x)[NB + 1], int w, bool inverse, int& fail_out,
+                                                 typename real_of<T>::type& dfail_out) {
     using R = typename real_of<T>::type;
     constexpr int SB = 16;      // sub-block width: the columns one warp eliminates one by one
     constexpr int P = NB / SB;  // sub-blocks
@@ -222,6 +223,203 @@ __device__ __forceinline__ void factor_block(T (*s_a)[NB + 1], T (*s_x)[NB + 1],
             if (e < p * SB * SB) s_x[SB * p + (e / SB) % SB][SB * (e / (SB * SB)) + e % SB] = y[q];
         }
         __syncthreads();
+    }
+}
+
+// ld4 and st4 move 4 consecutive floats between shared memory (16-byte
+// aligned) and registers in one 16-byte access.
+__device__ __forceinline__ void ld4(const float* p, float* v) {
+    const float4 a = *reinterpret_cast<const float4*>(p);
+    v[0] = a.x, v[1] = a.y, v[2] = a.z, v[3] = a.w;
+}
+__device__ __forceinline__ void st4(float* p, const float* v) { *reinterpret_cast<float4*>(p) = float4{v[0], v[1], v[2], v[3]}; }
+
+// factor_rows is factor_block for a 32×32 float block: warp 0 alone, lane
+// i holding row i in registers. Per step of 8 columns c0 = 0, 8, 16, 24:
+// (a) every lane reads the step's 8×8 diagonal block, as the steps before
+// left it, and (b) factors it by itself, so the 8 pivots need no
+// communication at all; (c) each lane solves its own row of L in these
+// columns by forward substitution against that factor, with the same
+// operations in the same order as (b), so the rows of the diagonal block
+// come out bit for bit as (b) has them; (d) the rows go to shared memory
+// (s_l) and (e) each lane subtracts them from the rest of its row: the
+// next step's columns first, whose diagonal block then goes to s_d, and
+// the rest in the next step after its reads, where it overlaps the next
+// diagonal factor instead of delaying it. Afterwards lane j forms column
+// j of X = L⁻¹ by forward substitution with the pivots' 1/L(k, k) from
+// the factor (0 from a failed pivot on, as in factor_subblocks: later
+// columns of L and rows of X are then 0 for finite data, and X's leading
+// block is the inverse of L's).
+//
+// Why. factor_subblocks waits, at every pivot, for shuffles of the pivot
+// and its column across the warp (about 210 ns a pivot in session 9's
+// float64 trace). Here a pivot's chain is the lane's own rsqrt, multiply
+// and fused multiply-add, and the warp meets in shared memory twice per 8
+// columns. On the H200 (session 17, bench/results/h200/session17): alone
+// on one block, in its first, type-generic form, 7679 cycles a factor and
+// inverse against factor_subblocks' 15736 (float; double 13892 against
+// 25986); in chol_tiled, float32 Upper, one matrix, that form took 69.5 µs
+// against 83.2 at n = 256 and 278 against 330 at n = 1024. A __syncwarp
+// every 8 columns of the deferred update bounds how far ptxas hoists its
+// shared-memory reads: in the generic form it removed the 8 B of local
+// memory of one panel instantiation and cost under 1 %; this form was
+// measured only with it. Steps of 4 columns were within 3 % and spilled.
+// Where it is used, chol_tiled takes 252–255 registers (119–236 with
+// factor_subblocks) and no local memory. The blocked driver's panel
+// instantiations of chol_tiled spilled with it (16 B, Upper split) and
+// keep factor_subblocks, and so do double and cfloat (the same code with
+// 8-byte entries took chol_tiled to 255 registers and 8–40 B of local
+// memory).
+template <int NT>
+__device__ __forceinline__ void factor_rows(float (*s_a)[33], float (*s_x)[33], int w, bool inverse, int& fail_out,
+                                            float& dfail_out) {
+    constexpr int N = 32, S = 8, P = N / S;
+    __shared__ __align__(16) float s_l[P][N][S]; // L(i, S·p + q) at [p][i][q]; 0 above the diagonal
+    __shared__ __align__(16) float s_d[P][S][S]; // step p's diagonal block, as the steps before left it
+    __shared__ float s_rd[N];                    // 1/L(k, k); 0 from a failed pivot on
+    __shared__ int s_fail;
+    __shared__ float s_dfail;
+    if (threadIdx.x < 32) {
+        const int li = threadIdx.x;
+        float r[N]; // row li: A's, then L's as the steps finish it (entries right of the diagonal are scratch)
+#pragma unroll
+        for (int t = 0; t < N; ++t) r[t] = s_a[li][t];
+        if (li < S) {
+            st4(&s_d[0][li][0], &r[0]);
+            st4(&s_d[0][li][4], &r[4]);
+        }
+        int fail = 0;       // 1-based column of the first pivot that is not > 0
+        float dfail = 0.0f; // that pivot
+#pragma unroll
+        for (int p = 0; p < P; ++p) {
+            const int c0 = S * p;
+            __syncwarp(); // s_d[p] and s_l[p − 1] are written
+            float d[S][S]; // lower part only: rows 0–3 read just their first 4 entries
+#pragma unroll
+            for (int q = 0; q < S; ++q) {
+                ld4(&s_d[p][q][0], &d[q][0]);
+                if (q >= 4) ld4(&s_d[p][q][4], &d[q][4]);
+            }
+            if (p > 0) {
+                // The deferred part of step p − 1's update: the columns
+                // after this step's.
+#pragma unroll
+                for (int c = c0 + S; c < N; ++c) {
+                    if ((c - c0) % 8 == 0) __syncwarp(); // bounds how far ptxas hoists the reads (see above)
+                    float lc[S];
+                    ld4(&s_l[p - 1][c][0], &lc[0]);
+                    ld4(&s_l[p - 1][c][4], &lc[4]);
+#pragma unroll
+                    for (int q = 0; q < S; ++q) r[c] = fmaf(-r[c0 - S + q], lc[q], r[c]);
+                }
+            }
+            // (b) The diagonal block, in every lane.
+            float rd[S];
+#pragma unroll
+            for (int t = 0; t < S; ++t) {
+                const float dv = d[t][t];
+                if (!(dv > 0.0f) && fail == 0 && c0 + t < w) { // NaN fails too; padding pivots never count
+                    fail = c0 + t + 1;
+                    dfail = dv;
+                }
+                const float sc = fail == 0 ? rsqrtf(dv) : 0.0f;
+                rd[t] = sc;
+#pragma unroll
+                for (int q = t + 1; q < S; ++q) d[q][t] *= sc;
+#pragma unroll
+                for (int q = t + 1; q < S; ++q)
+#pragma unroll
+                    for (int u = t + 1; u <= q; ++u) d[q][u] = fmaf(-d[q][t], d[u][t], d[q][u]);
+            }
+            if (li == 0) {
+#pragma unroll
+                for (int t = 0; t < S; ++t) s_rd[c0 + t] = rd[t];
+            }
+            // (c) This lane's row in the step's columns.
+#pragma unroll
+            for (int t = 0; t < S; ++t) {
+                float y = r[c0 + t];
+#pragma unroll
+                for (int q = 0; q < t; ++q) y = fmaf(-r[c0 + q], d[t][q], y);
+                float x = y * rd[t];
+                // L(j, j) = d·rsqrt(d), except that d = +Inf gives +Inf as sqrt would.
+                if (li == c0 + t) x = isinf(y) ? y : y * rd[t];
+                if (li < c0 + t) x = 0.0f;
+                r[c0 + t] = x;
+            }
+            // (d) The step's columns are final: to s_l for the others, to s_a.
+            st4(&s_l[p][li][0], &r[c0]);
+            st4(&s_l[p][li][4], &r[c0 + 4]);
+#pragma unroll
+            for (int t = 0; t < S; ++t)
+                if (c0 + t <= li) s_a[li][c0 + t] = r[c0 + t];
+            if (p + 1 < P) {
+                // (e) The next step's columns, and its diagonal block.
+                __syncwarp();
+#pragma unroll
+                for (int c = c0 + S; c < c0 + 2 * S; ++c) {
+                    float lc[S];
+                    ld4(&s_l[p][c][0], &lc[0]);
+                    ld4(&s_l[p][c][4], &lc[4]);
+#pragma unroll
+                    for (int q = 0; q < S; ++q) r[c] = fmaf(-r[c0 + q], lc[q], r[c]);
+                }
+                if (li >= c0 + S && li < c0 + 2 * S) {
+                    st4(&s_d[p + 1][li - c0 - S][0], &r[c0 + S]);
+                    st4(&s_d[p + 1][li - c0 - S][4], &r[c0 + S + 4]);
+                }
+            }
+        }
+        if (li == 0) {
+            s_fail = fail;
+            s_dfail = dfail;
+        }
+        if (inverse) {
+            __syncwarp(); // s_l and s_rd are complete
+            // Column j = li of X: X(k, j) = −(1/L(k, k))·Σ_{j≤m<k} L(k, m)·X(m, j),
+            // X(j, j) = 1/L(j, j); acc[i] gathers the sum as the X(m, j) come.
+            float acc[N];
+#pragma unroll
+            for (int i = 0; i < N; ++i) acc[i] = 0.0f;
+#pragma unroll
+            for (int k4 = 0; k4 < N; k4 += 4) {
+                // Four pivots at a time: their own 4×4 block one by one,
+                // then the rows below with one 16-byte read of L each.
+                float xs[4];
+#pragma unroll
+                for (int kk = 0; kk < 4; ++kk) {
+                    const int k = k4 + kk;
+                    const float rdk = s_rd[k];
+                    const float xk = k < li ? 0.0f : (k == li ? rdk : -acc[k] * rdk);
+                    s_x[k][li] = xk;
+                    xs[kk] = xk;
+#pragma unroll
+                    for (int i = k + 1; i < k4 + 4; ++i) acc[i] = fmaf(s_l[k / S][i][k % S], xk, acc[i]);
+                }
+#pragma unroll
+                for (int i = k4 + 4; i < N; ++i) {
+                    float l4[4];
+                    ld4(&s_l[k4 / S][i][k4 % S], l4);
+#pragma unroll
+                    for (int kk = 0; kk < 4; ++kk) acc[i] = fmaf(l4[kk], xs[kk], acc[i]);
+                }
+            }
+        }
+    }
+    __syncthreads();
+    fail_out = s_fail;
+    dfail_out = s_dfail;
+}
+
+// factor_block: factor_rows for 32×32 float blocks (float is the only
+// 4-byte T), the sub-block design (factor_subblocks) for the rest.
+template <typename T, int NB, int NT>
+__device__ __forceinline__ void factor_block(T (*s_a)[NB + 1], T (*s_x)[NB + 1], int w, bool inverse, int& fail_out,
+                                             typename real_of<T>::type& dfail_out) {
+    if constexpr (NB == 32 && sizeof(T) == 4) {
+        factor_rows<NT>(s_a, s_x, w, inverse, fail_out, dfail_out);
+    } else {
+        factor_subblocks<T, NB, NT>(s_a, s_x, w, inverse, fail_out, dfail_out);
     }
 }
 
@@ -994,7 +1192,14 @@ __global__ void __launch_bounds__(NT, 1)
             __syncthreads();
             int fail;
             R dfail;
-            factor_block<T, TS, NT>(s_a, s_b, wj, j + 1 < nt, fail, dfail);
+            if constexpr (PANEL) {
+                // The blocked driver's panels keep the sub-block design:
+                // with factor_rows ptxas gave the Upper split instantiation
+                // 16 B of local memory (session 17).
+                factor_subblocks<T, TS, NT>(s_a, s_b, wj, j + 1 < nt, fail, dfail);
+            } else {
+                factor_block<T, TS, NT>(s_a, s_b, wj, j + 1 < nt, fail, dfail);
+            }
             T* const xm = j + 1 < nt ? x + ((long long)m * wt + j) * (TS * TS) : nullptr;
             store_block<T, TS, NT, UPPER>(am + (long long)j * TS * (lda + 1), lda, s_a, s_b, wj, fail, dfail, xm);
             if (tid == 0 && ((j0 == 0 && j == 0) || fail != 0)) info[m] = fail != 0 ? j0 + j * TS + fail : 0;
