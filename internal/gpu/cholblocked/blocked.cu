@@ -32,10 +32,11 @@ template <bool UPPER> __device__ __forceinline__ long long nat(long long r, long
 // with it. It has two designs: factor_rows (below) for 32×32 float
 // blocks, and factor_subblocks, described here, for the rest.
 //
-// Why factor_subblocks has this shape. chol_diag is pure latency: at batch 1 one block runs on
-// an otherwise idle GPU, once per panel. Two column-at-a-time designs, one
-// row per thread unrolled (150 KB of code) and a rolled loop with a row
-// split over four threads (20 KB), both took 45–62 µs a panel on the H200
+// Why factor_subblocks has this shape. chol_diag is pure latency: at
+// batch 1 one block runs on an otherwise idle GPU, once per panel. Two
+// column-at-a-time designs, one row per thread unrolled (150 KB of code)
+// and a rolled loop with a row split over four threads (20 KB), both
+// took 45–62 µs a panel on the H200
 // (TestPhases; ncu: 6.9 cycles per issued instruction, 2 warps per
 // scheduler): NB steps, each a block-wide barrier behind a chain of
 // dependent instructions. Here only the SB = 16 columns of a sub-block go
