@@ -30,7 +30,8 @@ template <bool UPPER> __device__ __forceinline__ long long nat(long long r, long
 // when inverse, and the first failing pivot (1-based column, 0 for none)
 // and its value. chol_diag and chol_tiled factor their diagonal blocks
 // with it. It has two designs: factor_rows (below) for 32×32 float
-// blocks, and factor_subblocks, described here, for the rest.
+// blocks, and factor_subblocks, described here, for the rest (and for
+// chol_tiled's panel instantiations, which call it directly).
 //
 // Why factor_subblocks has this shape. chol_diag is pure latency: at
 // batch 1 one block runs on an otherwise idle GPU, once per panel. Two

@@ -7,20 +7,7 @@ out = os.environ.get("OUT", "/tmp")
 pre = open(f"{root}/internal/gpu/scalar/scalar.cuh").read()
 blk = open(f"{root}/internal/gpu/cholblocked/blocked.cu").read()
 fb = blk[: blk.index("// store_block writes")]
-variants = {}
-for f in sys.argv[2:]:
-    variants[os.path.basename(f)] = open(f).read()
-
-def instrumented(src, name):
-    body = src[src.index("template <typename T, int NB, int NT>\n__device__ __forceinline__ void factor_block"):]
-    body = body.replace("void factor_block(", "void %s(" % name, 1)
-    body = body.replace("__syncthreads();", "__syncthreads(); STAMP;")
-    return body
-
 bench = r'''
-__device__ long long g_st[256];
-__device__ int g_si;
-#define STAMP do { if (threadIdx.x == 0 && g_si < 256) g_st[g_si++] = clock64(); } while (0)
 __device__ __forceinline__ unsigned long long gtime() { unsigned long long t; asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t)); return t; }
 #define BENCH(NAME, FN, T)                                                                              \
 extern "C" __global__ void NAME(const T* a, T* l, T* x, long long* res, int reps, int w, int inverse) { \
@@ -33,7 +20,6 @@ extern "C" __global__ void NAME(const T* a, T* l, T* x, long long* res, int reps
             if (r < w && c <= r) v = a[r + 32 * c];                                                     \
             s_a[r][c] = v; s_x[r][c] = T(0);                                                            \
         }                                                                                               \
-        g_si = 0;                                                                                       \
         __syncthreads();                                                                                \
         long long t0 = clock64();                                                                       \
         T dfail;                                                                                        \
@@ -46,7 +32,7 @@ extern "C" __global__ void NAME(const T* a, T* l, T* x, long long* res, int reps
     if (threadIdx.x == 0) { res[0] = total; res[1] = (long long)(g1 - g0); res[2] = fail; }             \
 }
 '''
-src = pre + fb + "".join(variants.values()) + bench
+src = pre + fb + bench
 names = [("new_f", "factor_block", "float"), ("old_f", "factor_subblocks", "float")]
 src += "".join("BENCH(%s, %s, %s)\n" % n for n in names)
 open(f"{out}/lab.cu", "w").write(src)
