@@ -24,14 +24,14 @@ template <bool UPPER> __device__ __forceinline__ long long nat(long long r, long
     return UPPER ? c + r * ld : r + c * ld;
 }
 
-// factor_block factors, with the NT threads of a block, the w×w block
+// The diagonal factor: with the threads of a block, factor the w×w block
 // held in shared memory, L11·L11ᴴ = s_a (lower part, real diagonal,
 // identity outside w×w): L11 over s_a, X = L11⁻¹ into s_x (zero on entry)
 // when inverse, and the first failing pivot (1-based column, 0 for none)
-// and its value. chol_diag and chol_tiled factor their diagonal blocks
-// with it. It has two designs: factor_rows (below) for 32×32 float
-// blocks, and factor_subblocks, described here, for the rest (and for
-// chol_tiled's panel instantiations, which call it directly).
+// and its value. It has two designs: factor_rows (below) for chol_tiled's
+// 32×32 float tiles, and factor_subblocks, described here, for chol_diag
+// and the rest of chol_tiled (double, complex and the panel
+// instantiations, see chol_tiled).
 //
 // Why factor_subblocks has this shape. chol_diag is pure latency: at
 // batch 1 one block runs on an otherwise idle GPU, once per panel. Two
@@ -236,8 +236,9 @@ __device__ __forceinline__ void ld4(const float* p, float* v) {
 }
 __device__ __forceinline__ void st4(float* p, const float* v) { *reinterpret_cast<float4*>(p) = float4{v[0], v[1], v[2], v[3]}; }
 
-// factor_rows is factor_block for a 32×32 float block: warp 0 alone, lane
-// i holding row i in registers. Per step of 8 columns c0 = 0, 8, 16, 24:
+// factor_rows is the diagonal factor for a 32×32 float block in warp 0,
+// lane i holding row i in registers; the block's other warps only wait at
+// its final barrier (chol_tiled gives them a tile to store first). Per step of 8 columns c0 = 0, 8, 16, 24:
 // (a) every lane reads the step's 8×8 diagonal block, as the steps before
 // left it, and (b) factors it by itself, so the 8 pivots need no
 // communication at all; (c) each lane solves its own row of L in these
@@ -413,18 +414,6 @@ __device__ __forceinline__ void factor_rows(float (*s_a)[33], float (*s_x)[33], 
     dfail_out = s_dfail;
 }
 
-// factor_block: factor_rows for 32×32 float blocks (float is the only
-// 4-byte T), the sub-block design (factor_subblocks) for the rest.
-template <typename T, int NB, int NT>
-__device__ __forceinline__ void factor_block(T (*s_a)[NB + 1], T (*s_x)[NB + 1], int w, bool inverse, int& fail_out,
-                                             typename real_of<T>::type& dfail_out) {
-    if constexpr (NB == 32 && sizeof(T) == 4) {
-        factor_rows<NT>(s_a, s_x, w, inverse, fail_out, dfail_out);
-    } else {
-        factor_subblocks<T, NB, NT>(s_a, s_x, w, inverse, fail_out, dfail_out);
-    }
-}
-
 // store_block writes the factored w×w block of s_a to am (its uplo triangle
 // only) as potf2 leaves it after a failure at 1-based column fail (0: none):
 // the columns before it and the failing pivot dfail. X goes to xm (NB×NB,
@@ -507,7 +496,7 @@ __global__ void __launch_bounds__(NT, diag_min_blocks<T>::value)
     __syncthreads();
     int fail;
     R dfail;
-    factor_block<T, NB, NT>(s_a, s_x, w, x != nullptr, fail, dfail);
+    factor_subblocks<T, NB, NT>(s_a, s_x, w, x != nullptr, fail, dfail);
     store_block<T, NB, NT, UPPER>(am, lda, s_a, s_x, w, fail, dfail, x != nullptr ? x + m * (long long)(NB * NB) : nullptr);
     if (tid == 0) {
         if (first) {
@@ -661,16 +650,16 @@ __global__ void __launch_bounds__(kApplyThreads) chol_apply(T* __restrict__ a, l
 //
 // chol_tiled factors count matrices with TS×TS tiles, left-looking, each
 // task by one block of NT threads, all in one launch. Tile (i, j), i ≥ j,
-// of L is C = A(i, j) − Σ_{k<j} L(i, k)·L(j, k)ᴴ, then factor_block's
-// L(j, j) and X_j = L(j, j)⁻¹ (i = j) or L(i, j) = C·X_jᴴ (i > j). The task
+// of L is C = A(i, j) − Σ_{k<j} L(i, k)·L(j, k)ᴴ, then the diagonal
+// factor's L(j, j) and X_j = L(j, j)⁻¹ (i = j) or L(i, j) = C·X_jᴴ (i > j). The task
 // of diagonal tile j also makes tile (j, j−1), the one its last update
 // needs: the chain from one diagonal tile to the next is then one block
-// (X_{j−1} in, a tile solve, an update from shared memory, factor_block)
+// (X_{j−1} in, a tile solve, an update from shared memory, the factor)
 // with no tile passed through another block on the way.
 //
-// A block takes the next task from a ticket counter, in the order (column
-// j: its diagonal task, then the tiles (i, j), i ≥ j + 2; matrix fastest),
-// and waits for a tile it reads by spinning on the tile's flag, which the
+// A block takes the next task from a ticket counter, in the order (group
+// g: diagonal task g, then the tiles (i, g − 1), i ≥ g + 1; matrix
+// fastest; EARLY below), and waits for a tile it reads by spinning on the tile's flag, which the
 // writing block sets with release order after storing the tile. Every task
 // waits only on tasks with earlier tickets, and a block takes a ticket only
 // while it runs, so the earliest unfinished task can always go on: no
@@ -681,10 +670,10 @@ __global__ void __launch_bounds__(kApplyThreads) chol_apply(T* __restrict__ a, l
 // and drain on an idle GPU; for float64 below n = 2048 that chain is the
 // whole time (about 27 µs a 32-column panel against cuSOLVER's 15). Here a
 // float64 column cost 13 µs on the H200 at batch 1 (session 9, before the
-// register change below; globaltimer stamps at n = 128…1024): factor_block
+// register change below; globaltimer stamps at n = 128…1024): the factor
 // 7.8 (of which its two 16-pivot warp passes 6.8), the tile solve 2.2, the
 // hand-over from the previous diagonal task 0.7, the update 0.7 and the
-// stores 1.2. Tried in factor_block and not faster: one 32-pivot warp pass
+// stores 1.2. Tried in the factor (factor_subblocks) and not faster: one 32-pivot warp pass
 // (8.4–9.0 µs), that pass without branches (7.9), with the next pivot's 1/√d
 // moved ahead of the other updates (15.1), and with the pivot column passed
 // through shared memory instead of shuffles and X formed after the pass
@@ -721,6 +710,37 @@ __global__ void __launch_bounds__(kApplyThreads) chol_apply(T* __restrict__ a, l
 // next call (bench/results/h200/session9/early-timing.txt); with the
 // registers above this one takes 111 and 438, so the gap was most likely
 // the register allocation (the two were never timed side by side).
+//
+// Order (EARLY). Diagonal task g reads no tile of column g − 1 but the
+// one it makes, (g, g − 1), so it is ticketed before that column's other
+// tiles, a group earlier than in column order (column j: its diagonal
+// task, then the tiles (i, j), i ≥ j + 2). Why: globaltimer stamps per
+// task (session 18, call 1; H200, float32 Upper) put the diagonal task's
+// own loop, 2(j − 1) tile products in one block, on the critical path at
+// n ≥ 2048. In column order at n = 4096 (3xTF32, one matrix) it ended
+// after the previous diagonal task in 86 of 127 steps (by 10.6 µs on
+// average) and a step took 16.8 µs; a group early, 77 steps (8.1 µs) and
+// 14.5. At n = 1024 (exact) it never did, and a step took 8.5 µs in both.
+//
+// Deferred store (ROWS and EARLY). The diagonal task stored L(j, j − 1)
+// and released its flag before its update, and both were on the chain
+// from one diagonal tile to the next. Now L(j, j − 1) stays in s_c for the
+// update, and warps 1… store it and release its flag while warp 0
+// factors (factor_rows needs one warp). Measured together with EARLY
+// (session 18, call 8: chol_tiled launched from CuPy, one process, L2
+// evicted, µs, this code against the previous): float32 Upper exact
+// n = 256, one matrix 70.5 → 64.7, 64 matrices 124.9 → 107.2, n = 512 at
+// 16 197.6 → 172.1, n = 1024 at one 278.2 → 254.8; Lower exact n = 1024
+// 276.9 → 252.3; Lower 3xTF32 n = 2048 at 2 703.6 → 616.4, n = 4096 at
+// one 2135.6 → 1839.6. EARLY alone, float64 Lower exact (call 2, before
+// s_tasks): n = 256 at 64 167.1 → 131.2, n = 512 at 16 262.7 → 232.9.
+// The float Upper 3xTF32 kernels keep column order and store first: with
+// EARLY, alone or with any of the forms of the deferred store tried (22,
+// calls 2–7), ptxas gave PotrfTiled's 32–64 B of local memory, and 48 B
+// with the store alone; with the spill it took 1805 µs against 2202 at
+// n = 4096 (call 2). Its panel twin follows it, as in the build that
+// passed every test. The other panel kernels have EARLY; their times were
+// not measured (session 18 ran out of device time).
 //
 // Panels (PANEL, the blocked driver's Options.TiledPanels). The same kernel
 // factors one outer panel of the blocked driver: rows and columns from j0,
@@ -778,11 +798,15 @@ __device__ __forceinline__ void wait_flags(const int* a, const int* b) {
     __syncthreads();
 }
 
+// release sets flag f with release order: the caller's stores, and those
+// of threads it passed a barrier with, are visible before it.
+__device__ __forceinline__ void release(int* f) { asm volatile("st.release.gpu.global.b32 [%0], %1;" ::"l"(f), "r"(1) : "memory"); }
+
 // publish sets flag f once every thread's stores of the task are done:
 // the barrier orders them before thread 0's release store.
 __device__ __forceinline__ void publish(int* f) {
     __syncthreads();
-    if (threadIdx.x == 0) asm volatile("st.release.gpu.global.b32 [%0], %1;" ::"l"(f), "r"(1) : "memory");
+    if (threadIdx.x == 0) release(f);
 }
 
 // load_tile puts L(r0 + r, c0 + c) − D(r0 + r, c0 + c) for r < nr, c < nc
@@ -998,8 +1022,16 @@ __global__ void __launch_bounds__(NT, 1)
     using R = typename real_of<T>::type;
     using TileT = typename pick_type<SPLIT, SplitTile, Tile<T, TS>>::type;
     static_assert(NT == 128 && TS == 32, "Tile's layout: 16×8 threads, 4×2 entries each; SplitTile's: 4 warps of 16×16");
+    // ROWS: the diagonal tiles are factored by factor_rows. EARLY: the
+    // diagonal tasks come one group early, and with ROWS the idle warps
+    // store tile (j, j − 1) during the factor (Order and Deferred store
+    // above; not for the float Upper split kernels, whose register
+    // allocation spilled with them).
+    constexpr bool ROWS = sizeof(T) == 4 && !PANEL;
+    constexpr bool EARLY = !(SPLIT && UPPER);
     __shared__ T s_a[TS][TS + 1];
     __shared__ T s_b[TS][TS + 1];
+    __shared__ T s_c[ROWS && EARLY ? TS : 1][TS + 1]; // tile (j, j − 1) of a diagonal task
     __shared__ int s_ticket;
 
     const int tid = threadIdx.x;
@@ -1014,9 +1046,10 @@ __global__ void __launch_bounds__(NT, 1)
     }
     n -= j0;
     const int nt = (n + TS - 1) / TS, wt = (min(width, n) + TS - 1) / TS;
-    // Column j < wt − 1 has its diagonal task and tiles j + 2 … nt − 1; the
-    // last column of a panel narrower than the matrix also has tile
-    // (j + 1, j), which no diagonal task below makes.
+    // Group g < wt has diagonal task g and, for g ≥ 1, the tiles (i, g − 1),
+    // i ≥ g + 1; a panel narrower than the matrix has a last group g = wt,
+    // the tiles (i, wt − 1), i ≥ wt, (wt, wt − 1) among them, which no
+    // diagonal task below makes.
     const long long tasks = ((long long)wt * nt - (long long)wt * (wt + 1) / 2 + 1) * count;
     int* const flags = tickets + 1;
     // The flag of tile (i, k) of matrix m: column-major over the lower
@@ -1025,19 +1058,39 @@ __global__ void __launch_bounds__(NT, 1)
         return flags + ((long long)k * nt - (long long)k * (k - 1) / 2 + (i - k)) * count + m;
     };
     const T zero = from_real<T>(R(0));
+    // EARLY kernels read tasks from shared memory at each ticket: held in
+    // registers through the loop it cost the exact float kernels 56 B of
+    // local memory (session 18).
+    __shared__ long long s_tasks;
+    if (tid == 0) s_tasks = tasks;
 
 #pragma unroll 1
     for (;;) {
         if (tid == 0) s_ticket = atomicAdd(tickets, 1);
         __syncthreads();
         const long long t = s_ticket;
-        if (t >= tasks) return; // uniform
+        if (t >= (EARLY ? s_tasks : tasks)) return; // uniform (s_tasks is set before the first barrier)
         const int m = (int)(t % count);
         long long pos = t / count;
-        int j = 0;
-        while (pos >= (j == wt - 1 ? nt - j : nt - j - 1)) pos -= nt - j++ - 1;
-        const bool diag = pos == 0;
-        const int i = diag ? j : j + (int)pos + (j == wt - 1 ? 0 : 1);
+        int j, i;
+        bool diag;
+        if constexpr (EARLY) {
+            int g = 0;
+            for (;;) {
+                const int size = g == 0 ? 1 : g < wt ? nt - g : nt - wt;
+                if (pos < size) break;
+                pos -= size;
+                ++g;
+            }
+            diag = g < wt && pos == 0;
+            j = diag ? g : g - 1;
+            i = diag ? g : g < wt ? g + (int)pos : wt + (int)pos;
+        } else {
+            j = 0;
+            while (pos >= (j == wt - 1 ? nt - j : nt - j - 1)) pos -= nt - j++ - 1;
+            diag = pos == 0;
+            i = diag ? j : j + (int)pos + (j == wt - 1 ? 0 : 1);
+        }
         T* const am = a + m * stride + (long long)j0 * (lda + 1);
         const T* const dm = d != nullptr ? d + m * dstride : nullptr;
         float* const hm = hi != nullptr ? hi + m * hstride + (long long)j0 * (ldh + 1) : nullptr;
@@ -1143,6 +1196,12 @@ __global__ void __launch_bounds__(NT, 1)
         // makes. A matrix that failed in an earlier panel (its info is final
         // at launch) makes nothing here.
         int f = j0 > 0 ? ld_cg(info + m) : 0;
+        // defer: a diagonal task with ROWS stores and publishes tile
+        // (j, j − 1) while its factor runs (uniform: no other task writes
+        // this matrix's info before flag (j, j)). With ROWS, L(i, c) goes to
+        // s_c, where a diagonal task's stays for its update and those stores.
+        bool defer = false;
+        T (*const s_lc)[TS + 1] = ROWS && EARLY ? s_c : s_a;
         if (c >= 0) {
             // L(i, c) = C·X_cᴴ, on the columns before a failure in column c
             // (none if the matrix failed before it). C's columns from the
@@ -1153,6 +1212,7 @@ __global__ void __launch_bounds__(NT, 1)
             wait_flags(flag(c, c, m), flag(c, c, m));
             f = ld_cg(info + m);
             const int lim = f == 0 ? TS : min(TS, f - 1 - j0 - c * TS);
+            defer = ROWS && EARLY && diag && f == 0;
             if (lim > 0) {
 #pragma unroll
                 for (int r = 0; r < cc.RI; ++r)
@@ -1169,17 +1229,17 @@ __global__ void __launch_bounds__(NT, 1)
 #pragma unroll
                     for (int q = 0; q < l.CQ; ++q) l.v[r][q] = zero;
                 l.template mul<false>(s_a, s_b);
-                __syncthreads(); // every thread is done reading s_a
-                l.to(s_a);
+                if (!(ROWS && EARLY)) __syncthreads(); // every thread is done reading s_a
+                l.to(s_lc);
                 __syncthreads();
-                store_tile<T, TS, NT, UPPER>(am, lda, s_a, (long long)i * TS, (long long)c * TS, nr, lim, hm, lm, ldh);
+                if (!defer) store_tile<T, TS, NT, UPPER>(am, lda, s_lc, (long long)i * TS, (long long)c * TS, nr, lim, hm, lm, ldh);
             }
-            publish(flag(i, c, m));
+            if (!defer) publish(flag(i, c, m));
         }
         if (diag && f == 0) {
             // The last update, L(j, j−1) from shared memory, then the
             // diagonal tile itself.
-            if (c >= 0) cd.template mul<true>(s_a, s_a);
+            if (c >= 0) cd.template mul<true>(s_lc, s_lc);
             __syncthreads();
 #pragma unroll
             for (int r = 0; r < cd.RI; ++r)
@@ -1194,13 +1254,24 @@ __global__ void __launch_bounds__(NT, 1)
             __syncthreads();
             int fail;
             R dfail;
-            if constexpr (PANEL) {
-                // The blocked driver's panels keep the sub-block design:
-                // with factor_rows ptxas gave the Upper split instantiation
-                // 16 B of local memory (session 17).
-                factor_subblocks<T, TS, NT>(s_a, s_b, wj, j + 1 < nt, fail, dfail);
+            if constexpr (ROWS) {
+                // Warps 1… store tile (j, j − 1), a row (Upper) or column a
+                // warp and step, while warp 0 factors. (store_tile's pattern
+                // for 96 threads, inside factor_rows or before it, cost
+                // 16–64 B of local memory, session 18.)
+                if (defer && tid >= 32) {
+                    const int lane = tid % 32;
+#pragma unroll 1
+                    for (int sl = tid / 32 - 1; sl < TS; sl += NT / 32 - 1) {
+                        const int r = UPPER ? sl : lane, q = UPPER ? lane : sl;
+                        if (r < nr) am[nat<UPPER>((long long)i * TS + r, (long long)c * TS + q, lda)] = UPPER ? conj_(s_c[r][q]) : s_c[r][q];
+                    }
+                    asm volatile("bar.sync 1, %0;" ::"n"(NT - 32) : "memory"); // warps 1… only: their stores are done
+                    if (tid == 32) release(flag(i, c, m));
+                }
+                factor_rows<NT>(s_a, s_b, wj, j + 1 < nt, fail, dfail);
             } else {
-                factor_block<T, TS, NT>(s_a, s_b, wj, j + 1 < nt, fail, dfail);
+                factor_subblocks<T, TS, NT>(s_a, s_b, wj, j + 1 < nt, fail, dfail);
             }
             T* const xm = j + 1 < nt ? x + ((long long)m * wt + j) * (TS * TS) : nullptr;
             store_block<T, TS, NT, UPPER>(am + (long long)j * TS * (lda + 1), lda, s_a, s_b, wj, fail, dfail, xm);
