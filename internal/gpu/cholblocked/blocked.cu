@@ -238,21 +238,21 @@ __device__ __forceinline__ void st4(float* p, const float* v) { *reinterpret_cas
 
 // factor_rows is the diagonal factor for a 32×32 float block in warp 0,
 // lane i holding row i in registers; the block's other warps only wait at
-// its final barrier (chol_tiled gives them a tile to store first). Per step of 8 columns c0 = 0, 8, 16, 24:
-// (a) every lane reads the step's 8×8 diagonal block, as the steps before
-// left it, and (b) factors it by itself, so the 8 pivots need no
-// communication at all; (c) each lane solves its own row of L in these
-// columns by forward substitution against that factor, with the same
-// operations in the same order as (b), so the rows of the diagonal block
-// come out bit for bit as (b) has them; (d) the rows go to shared memory
-// (s_l) and (e) each lane subtracts them from the rest of its row: the
-// next step's columns first, whose diagonal block then goes to s_d, and
-// the rest in the next step after its reads, where it overlaps the next
-// diagonal factor instead of delaying it. Afterwards lane j forms column
-// j of X = L⁻¹ by forward substitution with the pivots' 1/L(k, k) from
-// the factor (0 from a failed pivot on, as in factor_subblocks: later
-// columns of L and rows of X are then 0 for finite data, and X's leading
-// block is the inverse of L's).
+// its final barrier (chol_tiled gives them a tile to store first). Per
+// step of 8 columns c0 = 0, 8, 16, 24: (a) every lane reads the step's 8×8
+// diagonal block, as the steps before left it, and (b) factors it by
+// itself, so the 8 pivots need no communication at all; (c) each lane
+// solves its own row of L in these columns by forward substitution against
+// that factor, with the same operations in the same order as (b), so the
+// rows of the diagonal block come out bit for bit as (b) has them; (d) the
+// rows go to shared memory (s_l) and (e) each lane subtracts them from the
+// rest of its row: the next step's columns first, whose diagonal block
+// then goes to s_d, and the rest in the next step after its reads, where
+// it overlaps the next diagonal factor instead of delaying it. Afterwards
+// lane j forms column j of X = L⁻¹ by forward substitution with the
+// pivots' 1/L(k, k) from the factor (0 from a failed pivot on, as in
+// factor_subblocks: later columns of L and rows of X are then 0 for finite
+// data, and X's leading block is the inverse of L's).
 //
 // Why. factor_subblocks waits, at every pivot, for shuffles of the pivot
 // and its column across the warp (about 210 ns a pivot in session 9's
@@ -651,19 +651,20 @@ __global__ void __launch_bounds__(kApplyThreads) chol_apply(T* __restrict__ a, l
 // chol_tiled factors count matrices with TS×TS tiles, left-looking, each
 // task by one block of NT threads, all in one launch. Tile (i, j), i ≥ j,
 // of L is C = A(i, j) − Σ_{k<j} L(i, k)·L(j, k)ᴴ, then the diagonal
-// factor's L(j, j) and X_j = L(j, j)⁻¹ (i = j) or L(i, j) = C·X_jᴴ (i > j). The task
-// of diagonal tile j also makes tile (j, j−1), the one its last update
-// needs: the chain from one diagonal tile to the next is then one block
-// (X_{j−1} in, a tile solve, an update from shared memory, the factor)
-// with no tile passed through another block on the way.
+// factor's L(j, j) and X_j = L(j, j)⁻¹ (i = j) or L(i, j) = C·X_jᴴ
+// (i > j). The task of diagonal tile j also makes tile (j, j−1), the one
+// its last update needs: the chain from one diagonal tile to the next is
+// then one block (X_{j−1} in, a tile solve, an update from shared memory,
+// the factor) with no tile passed through another block on the way.
 //
 // A block takes the next task from a ticket counter, in the order (group
 // g: diagonal task g, then the tiles (i, g − 1), i ≥ g + 1; matrix
-// fastest; EARLY below), and waits for a tile it reads by spinning on the tile's flag, which the
-// writing block sets with release order after storing the tile. Every task
-// waits only on tasks with earlier tickets, and a block takes a ticket only
-// while it runs, so the earliest unfinished task can always go on: no
-// co-residency is assumed, and the grid may be any size.
+// fastest; EARLY below), and waits for a tile it reads by spinning on the
+// tile's flag, which the writing block sets with release order after
+// storing the tile. Every task waits only on tasks with earlier tickets,
+// and a block takes a ticket only while it runs, so the earliest
+// unfinished task can always go on: no co-residency is assumed, and the
+// grid may be any size.
 //
 // Why. At batch 1 the blocked driver is a chain of launches, three per
 // panel (cuBLAS product, chol_diag, chol_apply), each a few µs of launch
@@ -673,11 +674,11 @@ __global__ void __launch_bounds__(kApplyThreads) chol_apply(T* __restrict__ a, l
 // register change below; globaltimer stamps at n = 128…1024): the factor
 // 7.8 (of which its two 16-pivot warp passes 6.8), the tile solve 2.2, the
 // hand-over from the previous diagonal task 0.7, the update 0.7 and the
-// stores 1.2. Tried in the factor (factor_subblocks) and not faster: one 32-pivot warp pass
-// (8.4–9.0 µs), that pass without branches (7.9), with the next pivot's 1/√d
-// moved ahead of the other updates (15.1), and with the pivot column passed
-// through shared memory instead of shuffles and X formed after the pass
-// (15 % slower at n = 256…1024).
+// stores 1.2. Tried in the factor (factor_subblocks) and not faster: one
+// 32-pivot warp pass (8.4–9.0 µs), that pass without branches (7.9), with
+// the next pivot's 1/√d moved ahead of the other updates (15.1), and with
+// the pivot column passed through shared memory instead of shuffles and X
+// formed after the pass (15 % slower at n = 256…1024).
 //
 // Registers. With __launch_bounds__(NT) alone, ptxas gave the float64 Lower
 // instantiation 128 registers (Upper 160) and it ran 1.4× slower than
@@ -1198,8 +1199,9 @@ __global__ void __launch_bounds__(NT, 1)
         int f = j0 > 0 ? ld_cg(info + m) : 0;
         // defer: a diagonal task with ROWS stores and publishes tile
         // (j, j − 1) while its factor runs (uniform: no other task writes
-        // this matrix's info before flag (j, j)). With ROWS, L(i, c) goes to
-        // s_c, where a diagonal task's stays for its update and those stores.
+        // this matrix's info before flag (j, j)). With ROWS and EARLY, L(i, c)
+        // goes to s_c, where a diagonal task's stays for its update and those
+        // stores.
         bool defer = false;
         T (*const s_lc)[TS + 1] = ROWS && EARLY ? s_c : s_a;
         if (c >= 0) {

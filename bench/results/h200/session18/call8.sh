@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Session 18 call 5: resources and times of the working blocked.cu, its tests, then the suite if they pass.
+# Session 18 call 8: times of the landed blocked.cu against the previous (res.py), then its tests and the kernel listing (no suite: device time).
 set -u
 R=$PWD; B=$R/build/gpu1
 mkdir -p build/kcache && tar xJf build/kc1.txz -C build/kcache 2>/dev/null
