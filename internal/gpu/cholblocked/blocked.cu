@@ -659,7 +659,7 @@ __global__ void __launch_bounds__(kApplyThreads) chol_apply(T* __restrict__ a, l
 //
 // A block takes the next task from a ticket counter, in the order (group
 // g: diagonal task g, then the tiles (i, g − 1), i ≥ g + 1; matrix
-// fastest; EARLY below), and waits for a tile it reads by spinning on the
+// fastest; Order below), and waits for a tile it reads by spinning on the
 // tile's flag, which the writing block sets with release order after
 // storing the tile. Every task waits only on tasks with earlier tickets,
 // and a block takes a ticket only while it runs, so the earliest
@@ -706,13 +706,38 @@ __global__ void __launch_bounds__(kApplyThreads) chol_apply(T* __restrict__ a, l
 // (an estimate, not profiled). Registers: 234 (Lower) and 195 (Upper), two
 // blocks a multiprocessor, no local memory.
 //
+// Copies (session 19). The loads of that loop went through registers (two
+// stages of 16 floats a thread, put in shared memory a step later), and each
+// load's address was computed from its (r, c): in ncu (Lower 3xTF32, n =
+// 2048 at 8 matrices) that index arithmetic was 39 % of the kernel's
+// instructions, about 14 a load, with HMMA 5 %; the kernel issued an
+// instruction every 5 cycles a warp, with 8 warps a multiprocessor (255
+// registers). Now each thread's elements are reached by pointer steps
+// (TileRow) and copied by cp.async into three shared buffers (copy_tile),
+// which frees those 32 registers: the float Upper split kernels then take
+// the order and deferred store below without local memory, as the others
+// have. Times (CuPy, one process, L2 evicted, µs, session 18's code →
+// this): float32 3xTF32 Lower n = 2048 at 8 matrices 1880.8 → 1301.4,
+// n = 4096 at one 1829.7 → 1483.4, n = 1024 at 60 2191.1 → 1534.8; Upper
+// n = 2048 at 8 2197.4 → 1248.2, at 2 709.5 → 549.2, n = 4096 at one
+// 2184.2 → 1398.5, n = 1024 at 4 300.3 → 272.1, n = 512 at 16 160.0 →
+// 140.5 (session 19, call 5). Through the public Potrf, in the
+// cholesky-gpumode suite (call 11, Upper): n = 4096 at one matrix 2236 →
+// 1448 µs, n = 2048 at 2 749.9 → 588.8, n = 1024 at 4 326.1 → 292.7,
+// n = 512 at 16 176.7 → 152.3. Pointer steps alone, with the register
+// stages, spilled 8–16 B. Three blocks a multiprocessor (168 registers)
+// were faster still (Upper n = 2048 at 8: 1077.3) but spilled 8 B. The
+// ticket is divided by count with a multiplier from the host (magic):
+// any integer division is a subroutine call here, which needed an 8 B
+// stack frame in the kernels at 255 registers (calls 6 and 8).
+//
 // A first version with (j, j−1) a task of its own timed 118 µs at
 // n = 256 and 488 at n = 1024 (float64 Lower), this one 151 and 601 in the
 // next call (bench/results/h200/session9/early-timing.txt); with the
 // registers above this one takes 111 and 438, so the gap was most likely
 // the register allocation (the two were never timed side by side).
 //
-// Order (EARLY). Diagonal task g reads no tile of column g − 1 but the
+// Order. Diagonal task g reads no tile of column g − 1 but the
 // one it makes, (g, g − 1), so it is ticketed before that column's other
 // tiles, a group earlier than in column order (column j: its diagonal
 // task, then the tiles (i, j), i ≥ j + 2). Why: globaltimer stamps per
@@ -723,25 +748,22 @@ __global__ void __launch_bounds__(kApplyThreads) chol_apply(T* __restrict__ a, l
 // average) and a step took 16.8 µs; a group early, 77 steps (8.1 µs) and
 // 14.5. At n = 1024 (exact) it never did, and a step took 8.5 µs in both.
 //
-// Deferred store (ROWS and EARLY). The diagonal task stored L(j, j − 1)
+// Deferred store (ROWS). The diagonal task stored L(j, j − 1)
 // and released its flag before its update, and both were on the chain
 // from one diagonal tile to the next. Now L(j, j − 1) stays in s_c for the
 // update, and warps 1… store it and release its flag while warp 0
-// factors (factor_rows needs one warp). Measured together with EARLY
+// factors (factor_rows needs one warp). Measured together with the order
 // (session 18, call 8: chol_tiled launched from CuPy, one process, L2
 // evicted, µs, this code against the previous): float32 Upper exact
 // n = 256, one matrix 70.5 → 64.7, 64 matrices 124.9 → 107.2, n = 512 at
 // 16 197.6 → 172.1, n = 1024 at one 278.2 → 254.8; Lower exact n = 1024
 // 276.9 → 252.3; Lower 3xTF32 n = 2048 at 2 703.6 → 616.4, n = 4096 at
-// one 2135.6 → 1839.6. EARLY alone, float64 Lower exact (call 2, before
-// s_tasks): n = 256 at 64 167.1 → 131.2, n = 512 at 16 262.7 → 232.9.
-// The float Upper 3xTF32 kernels keep column order and store first: with
-// EARLY, alone or with any of the forms of the deferred store tried (22,
-// calls 2–7), ptxas gave PotrfTiled's 32–64 B of local memory, and 48 B
-// with the store alone; with the spill it took 1805 µs against 2202 at
-// n = 4096 (call 2). Its panel twin follows it, as in the build that
-// passed every test. The other panel kernels have EARLY; their times were
-// not measured (session 18 ran out of device time).
+// one 2135.6 → 1839.6. The order alone, float64 Lower exact (call 2,
+// before s_tasks): n = 256 at 64 167.1 → 131.2, n = 512 at 16 262.7 →
+// 232.9. The float Upper 3xTF32 kernels kept column order and stored
+// first until session 19: with the register stages of their loop, every
+// form of the two tried (22, session 18) gave them 32–64 B of local
+// memory (Copies above).
 //
 // Panels (PANEL, the blocked driver's Options.TiledPanels). The same kernel
 // factors one outer panel of the blocked driver: rows and columns from j0,
@@ -758,7 +780,8 @@ __global__ void __launch_bounds__(kApplyThreads) chol_apply(T* __restrict__ a, l
 // PANEL ran within 1 % of the old one, call3-variants.log.xz).
 //
 // Workspace: tickets[0] the counter and tickets[1 + f] tile f's flag, zero
-// at launch (the host clears them); x, X_j per diagonal tile.
+// at launch (the host clears them); x, X_j per diagonal tile. magic is
+// ⌊2⁶²/count⌋ + 1 (tiled.go's divMagic), for the ticket's division.
 //
 // Failure, as chol_diag and chol_apply: the diagonal tile that meets the
 // first failing pivot writes info (tile (0, 0) of the first panel writes
@@ -975,41 +998,58 @@ struct SplitTile {
     }
 };
 
-// Staged is one thread's share of a full-width TS×TS tile of L read from
-// global memory into registers (fetch), to be put in shared memory later:
-// the loads of the next tile are in flight while the block multiplies the
-// current one. Lower reads 8 rows × 4 columns a warp (32-byte pieces of
-// four columns), so that put's stores to rows of pitch TS + 4 fall in 32
-// different banks; Upper reads 32 columns of one row.
-template <int TS, int NT, bool UPPER> struct Staged {
-    static constexpr int S = TS * TS / NT;
-    float v[S];
-    __device__ __forceinline__ void at(int s, int& r, int& c) const {
-        const int e = threadIdx.x + s * NT, lane = e % 32, w = e / 32;
-        if (UPPER) {
-            r = w, c = lane;
-        } else {
-            r = lane % 8 + 8 * (w % 4), c = lane / 8 + 4 * (w / 4);
-        }
-    }
-    // fetch reads L(r0 + r, c0 + c), zero for r ≥ nr.
-    __device__ __forceinline__ void fetch(const float* a, long long lda, long long r0, long long c0, int nr) {
-#pragma unroll
-        for (int s = 0; s < S; ++s) {
-            int r, c;
-            at(s, r, c);
-            v[s] = r < nr ? ld_cg(a + nat<UPPER>(r0 + r, c0 + c, lda)) : 0.0f;
-        }
-    }
-    template <int LD> __device__ __forceinline__ void put(float (*s)[LD]) const {
-#pragma unroll
-        for (int i = 0; i < S; ++i) {
-            int r, c;
-            at(i, r, c);
-            s[r][c] = v[i];
-        }
+// TileRow is where one thread's share (copy_tile's layout) of the next
+// tile of one tile row of L lies, L(r0 + …, k·TS + …) for k = 0, 1, … in
+// turn: its first element, and how many of its rows are in the matrix.
+// Each copy steps to the next tile, and each element to the next by one
+// 64-bit add (next: NT/32 rows on for Upper, columns for Lower), where
+// computing each load's address from (r, c) took 39 % of the split
+// kernel's instructions (Lower 3xTF32, n = 2048 at 8 matrices, about 14 a
+// load; session 19, ncu).
+template <int TS, int NT, bool UPPER> struct TileRow {
+    const float* p;
+    int rows; // nr − this thread's first row (Upper: rows r + (NT/32)·e)
+    __device__ __forceinline__ TileRow(const float* a, long long lda, long long r0, int nr) {
+        const int lane = threadIdx.x % 32, w = threadIdx.x / 32;
+        const int r = UPPER ? w : lane % 8 + 8 * w;
+        rows = nr - r;
+        p = a + nat<UPPER>(r0 + r, UPPER ? lane : lane / 8, lda);
     }
 };
+
+// cp_async4 starts the copy of one float from global to shared memory
+// (cp.async, through L1, no register); with in false it writes zero and
+// reads nothing (ignore-src). commit and wait_async<N>: cp.async's groups,
+// wait_async<N> returning once at most N of this thread's latest groups are
+// still in flight. Through L1 is safe for tiles other blocks wrote: a tile
+// is copied only after warp 0's acquire of its flag and a barrier, which
+// order the copy after the writer's release as they order a load.
+__device__ __forceinline__ void cp_async4(float* dst, const float* src, bool in) {
+    asm volatile("{\n .reg .pred p;\n setp.eq.u32 p, %2, 0;\n cp.async.ca.shared.global [%0], [%1], 4, p;\n}" ::"r"(
+                     (unsigned)__cvta_generic_to_shared(dst)),
+                 "l"(src), "r"((unsigned)in)
+                 : "memory");
+}
+__device__ __forceinline__ void commit_async() { asm volatile("cp.async.commit_group;" ::: "memory"); }
+template <int N> __device__ __forceinline__ void wait_async() { asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory"); }
+
+// copy_tile starts the copies of the next tile of row t into s and steps t
+// to the tile after; next = (NT/32)·lda. Rows past the matrix are zero.
+// Lower copies 8 rows × 4 columns a warp (32-byte pieces of four columns),
+// so that its stores to rows of pitch TS + 4 fall in 32 different banks;
+// Upper copies 32 columns of one row.
+template <int TS, int NT, bool UPPER>
+__device__ __forceinline__ void copy_tile(float (*s)[TS + 4], TileRow<TS, NT, UPPER>& t, long long next) {
+    const int lane = threadIdx.x % 32, w = threadIdx.x / 32;
+    float* const d = UPPER ? &s[w][lane] : &s[lane % 8 + 8 * w][lane / 8];
+    const float* q = t.p;
+#pragma unroll
+    for (int e = 0; e < TS * TS / NT; ++e) {
+        cp_async4(UPPER ? d + NT / 32 * e * (TS + 4) : d + NT / 32 * e, q, UPPER ? NT / 32 * e < t.rows : t.rows > 0);
+        q += next;
+    }
+    t.p += UPPER ? TS : TS / (NT / 32) * next;
+}
 
 // pick_type is std::conditional (NVRTC has no <type_traits>).
 template <bool B, typename X, typename Y> struct pick_type { using type = X; };
@@ -1019,20 +1059,17 @@ template <typename T, int TS, int NT, bool UPPER, bool SPLIT, bool PANEL>
 __global__ void __launch_bounds__(NT, 1)
     chol_tiled(T* __restrict__ a, long long lda, long long stride, int n, int count, int* __restrict__ info,
                int* __restrict__ tickets, T* __restrict__ x, int j0, int width, const T* __restrict__ d, long long ldd,
-               long long dstride, float* __restrict__ hi, float* __restrict__ lo, long long ldh, long long hstride) {
+               long long dstride, float* __restrict__ hi, float* __restrict__ lo, long long ldh, long long hstride,
+               unsigned long long magic) {
     using R = typename real_of<T>::type;
     using TileT = typename pick_type<SPLIT, SplitTile, Tile<T, TS>>::type;
     static_assert(NT == 128 && TS == 32, "Tile's layout: 16×8 threads, 4×2 entries each; SplitTile's: 4 warps of 16×16");
-    // ROWS: the diagonal tiles are factored by factor_rows. EARLY: the
-    // diagonal tasks come one group early, and with ROWS the idle warps
-    // store tile (j, j − 1) during the factor (Order and Deferred store
-    // above; not for the float Upper split kernels, whose register
-    // allocation spilled with them).
+    // ROWS: the diagonal tiles are factored by factor_rows, and the idle
+    // warps store tile (j, j − 1) during the factor (Deferred store above).
     constexpr bool ROWS = sizeof(T) == 4 && !PANEL;
-    constexpr bool EARLY = !(SPLIT && UPPER);
     __shared__ T s_a[TS][TS + 1];
     __shared__ T s_b[TS][TS + 1];
-    __shared__ T s_c[ROWS && EARLY ? TS : 1][TS + 1]; // tile (j, j − 1) of a diagonal task
+    __shared__ T s_c[ROWS ? TS : 1][TS + 1]; // tile (j, j − 1) of a diagonal task
     __shared__ int s_ticket;
 
     const int tid = threadIdx.x;
@@ -1059,9 +1096,9 @@ __global__ void __launch_bounds__(NT, 1)
         return flags + ((long long)k * nt - (long long)k * (k - 1) / 2 + (i - k)) * count + m;
     };
     const T zero = from_real<T>(R(0));
-    // EARLY kernels read tasks from shared memory at each ticket: held in
-    // registers through the loop it cost the exact float kernels 56 B of
-    // local memory (session 18).
+    // tasks is read from shared memory at each ticket: held in registers
+    // through the loop it cost the exact float kernels 56 B of local memory
+    // (session 18).
     __shared__ long long s_tasks;
     if (tid == 0) s_tasks = tasks;
 
@@ -1069,29 +1106,25 @@ __global__ void __launch_bounds__(NT, 1)
     for (;;) {
         if (tid == 0) s_ticket = atomicAdd(tickets, 1);
         __syncthreads();
-        const long long t = s_ticket;
-        if (t >= (EARLY ? s_tasks : tasks)) return; // uniform (s_tasks is set before the first barrier)
-        const int m = (int)(t % count);
-        long long pos = t / count;
-        int j, i;
-        bool diag;
-        if constexpr (EARLY) {
-            int g = 0;
-            for (;;) {
-                const int size = g == 0 ? 1 : g < wt ? nt - g : nt - wt;
-                if (pos < size) break;
-                pos -= size;
-                ++g;
-            }
-            diag = g < wt && pos == 0;
-            j = diag ? g : g - 1;
-            i = diag ? g : g < wt ? g + (int)pos : wt + (int)pos;
-        } else {
-            j = 0;
-            while (pos >= (j == wt - 1 ? nt - j : nt - j - 1)) pos -= nt - j++ - 1;
-            diag = pos == 0;
-            i = diag ? j : j + (int)pos + (j == wt - 1 ? 0 : 1);
+        const int t = s_ticket; // an int32 counter: PotrfTiled and the panels keep tasks plus the grid below 2³¹
+        if (t >= s_tasks) return; // uniform (s_tasks is set before the first barrier)
+        // pos = t / count by the host's magic = ⌊2⁶²/count⌋ + 1, exact for
+        // t < 2³¹: an integer division is a subroutine, whose call needed an
+        // 8 B stack frame (local memory) in the kernels at 255 registers,
+        // for 64-bit and 32-bit division alike (session 19).
+        const unsigned long long low = (unsigned long long)t * magic;
+        int pos = (int)((__umul64hi((unsigned long long)t, magic) << 2) | (low >> 62));
+        const int m = t - pos * count;
+        int g = 0; // the group (Order above)
+        for (;;) {
+            const int size = g == 0 ? 1 : g < wt ? nt - g : nt - wt;
+            if (pos < size) break;
+            pos -= size;
+            ++g;
         }
+        const bool diag = g < wt && pos == 0;
+        const int j = diag ? g : g - 1;
+        const int i = diag ? g : g < wt ? g + pos : wt + pos;
         T* const am = a + m * stride + (long long)j0 * (lda + 1);
         const T* const dm = d != nullptr ? d + m * dstride : nullptr;
         float* const hm = hi != nullptr ? hi + m * hstride + (long long)j0 * (ldh + 1) : nullptr;
@@ -1115,20 +1148,20 @@ __global__ void __launch_bounds__(NT, 1)
         }
         __syncthreads();
         if constexpr (SPLIT) {
-            // The same loop with later tiles' loads in flight during the
-            // products, and one barrier a step: during step k the tiles of
-            // step k + 1 go to the other shared buffers, whose last
-            // readers (step k − 1) passed the barrier that ended their
-            // step, and warp 0 has seen the flags of every step the next
-            // step loads before this step's barrier.
-            __shared__ float s_p[2][TS][TS + 4], s_q[2][TS][TS + 4]; // pitch TS + 4: mma's fragment loads hit 32 banks
+            // The same loop with later tiles' copies in flight during the
+            // products (cp.async into three shared buffers) and one barrier
+            // a step: at step k's barrier every thread has its copies of
+            // step k landed, every thread is done with step k − 1, whose
+            // buffer then takes step k + 2's copies, and warp 0 has seen
+            // the flags of step k + 2.
+            __shared__ float s_p[3][TS][TS + 4], s_q[3][TS][TS + 4]; // pitch TS + 4: mma's fragment loads hit 32 banks
             if (c > 0) {
                 // Warp 0 reads the flags of 32 steps at once, one step a
                 // lane, and keeps in ready how many leading steps it has
                 // seen final: away from the front of the factorization a
                 // step's tiles are final long before, and its flags then
                 // cost no round trip to L2 of their own. It waits only for
-                // the steps the next fetch needs, as wait_flags would.
+                // the steps the next copy needs, as wait_flags would.
                 int ready = 0;
                 auto wait_steps = [&](int need) {
                     if (tid < 32) {
@@ -1142,43 +1175,33 @@ __global__ void __launch_bounds__(NT, 1)
                         }
                     }
                 };
-                // Two register stages: step k + 2's loads are issued as
-                // step k's product starts and put in shared memory after
-                // step k + 1's, two products after (one stage was 2–8 %
-                // slower at n ≥ 2048; see chol_tiled's comment).
-                Staged<TS, NT, UPPER> sp0, sq0, sp1, sq1;
-                auto fetch = [&](Staged<TS, NT, UPPER>& sp, Staged<TS, NT, UPPER>& sq, int k) {
-                    sp.fetch(am, lda, (long long)i * TS, (long long)k * TS, nr);
-                    sq.fetch(am, lda, (long long)c * TS, (long long)k * TS, TS);
-                };
-                // step k: S[k mod 2] holds step k's tiles, (np, nq) step
-                // k + 1's; (fp, fq) take step k + 2's.
-                auto step = [&](int k, Staged<TS, NT, UPPER>& fp, Staged<TS, NT, UPPER>& fq,
-                                const Staged<TS, NT, UPPER>& np, const Staged<TS, NT, UPPER>& nq) {
-                    const int b = k & 1;
-                    if (k + 2 < c) fetch(fp, fq, k + 2);
-                    cc.template mul<true>(s_p[b], s_q[b]);
-                    if (diag) cd.template mul<true>(s_p[b], s_p[b]); // row j of L is s_p here
-                    if (k + 1 < c) {
-                        np.put(s_p[b ^ 1]);
-                        nq.put(s_q[b ^ 1]);
+                // The copies go through the steps in order, k = 0, 1, …,
+                // one group a step (an empty one past the last step, so
+                // that wait_async<1> always means step k's).
+                TileRow<TS, NT, UPPER> rp(am, lda, (long long)i * TS, nr), rq(am, lda, (long long)c * TS, TS);
+                const long long next = NT / 32 * lda;
+                auto copy = [&](int k) {
+                    if (k < c) {
+                        copy_tile<TS, NT, UPPER>(s_p[k % 3], rp, next);
+                        copy_tile<TS, NT, UPPER>(s_q[k % 3], rq, next);
                     }
-                    wait_steps(k + 4);
-                    __syncthreads();
+                    commit_async();
                 };
                 wait_steps(2);
                 __syncthreads();
-                fetch(sp0, sq0, 0);
-                if (c > 1) fetch(sp1, sq1, 1);
-                sp0.put(s_p[0]);
-                sq0.put(s_q[0]);
-                wait_steps(3);
-                __syncthreads();
+                copy(0);
+                copy(1);
 #pragma unroll 1
-                for (int k = 0; k < c; k += 2) {
-                    step(k, sp0, sq0, sp1, sq1);
-                    if (k + 1 < c) step(k + 1, sp1, sq1, sp0, sq0);
+                for (int k = 0; k < c; ++k) {
+                    wait_async<1>();
+                    wait_steps(k + 3);
+                    __syncthreads();
+                    copy(k + 2);
+                    const int b = k % 3;
+                    cc.template mul<true>(s_p[b], s_q[b]);
+                    if (diag) cd.template mul<true>(s_p[b], s_p[b]); // row j of L is s_p here
                 }
+                __syncthreads(); // every thread is done reading s_p and s_q
             }
         } else {
 #pragma unroll 1
@@ -1199,11 +1222,11 @@ __global__ void __launch_bounds__(NT, 1)
         int f = j0 > 0 ? ld_cg(info + m) : 0;
         // defer: a diagonal task with ROWS stores and publishes tile
         // (j, j − 1) while its factor runs (uniform: no other task writes
-        // this matrix's info before flag (j, j)). With ROWS and EARLY, L(i, c)
+        // this matrix's info before flag (j, j)). With ROWS, L(i, c)
         // goes to s_c, where a diagonal task's stays for its update and those
         // stores.
         bool defer = false;
-        T (*const s_lc)[TS + 1] = ROWS && EARLY ? s_c : s_a;
+        T (*const s_lc)[TS + 1] = ROWS ? s_c : s_a;
         if (c >= 0) {
             // L(i, c) = C·X_cᴴ, on the columns before a failure in column c
             // (none if the matrix failed before it). C's columns from the
@@ -1214,7 +1237,7 @@ __global__ void __launch_bounds__(NT, 1)
             wait_flags(flag(c, c, m), flag(c, c, m));
             f = ld_cg(info + m);
             const int lim = f == 0 ? TS : min(TS, f - 1 - j0 - c * TS);
-            defer = ROWS && EARLY && diag && f == 0;
+            defer = ROWS && diag && f == 0;
             if (lim > 0) {
 #pragma unroll
                 for (int r = 0; r < cc.RI; ++r)
@@ -1231,7 +1254,7 @@ __global__ void __launch_bounds__(NT, 1)
 #pragma unroll
                     for (int q = 0; q < l.CQ; ++q) l.v[r][q] = zero;
                 l.template mul<false>(s_a, s_b);
-                if (!(ROWS && EARLY)) __syncthreads(); // every thread is done reading s_a
+                if (!ROWS) __syncthreads(); // every thread is done reading s_a
                 l.to(s_lc);
                 __syncthreads();
                 if (!defer) store_tile<T, TS, NT, UPPER>(am, lda, s_lc, (long long)i * TS, (long long)c * TS, nr, lim, hm, lm, ldh);

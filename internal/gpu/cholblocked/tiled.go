@@ -170,5 +170,11 @@ type tiledPanel struct {
 func tiledArgs(args *cuda.Args, a cuda.DevicePtr, lda int, stride int64, n, count int, info, tickets, x cuda.DevicePtr, p tiledPanel) {
 	args.Reset().Ptr(a).Int64(int64(lda)).Int64(stride).Int32(int32(n)).Int32(int32(count)).
 		Ptr(info).Ptr(tickets).Ptr(x).Int32(int32(p.j0)).Int32(int32(p.width)).
-		Ptr(p.d).Int64(int64(p.ldd)).Int64(p.dStride).Ptr(p.hi).Ptr(p.lo).Int64(int64(p.ldh)).Int64(p.hStride)
+		Ptr(p.d).Int64(int64(p.ldd)).Int64(p.dStride).Ptr(p.hi).Ptr(p.lo).Int64(int64(p.ldh)).Int64(p.hStride).
+		Uint64(divMagic(count))
 }
+
+// divMagic is ⌊2⁶²/d⌋ + 1, with which chol_tiled divides a ticket t < 2³¹
+// by d = count as ⌊t·magic/2⁶²⌋ without an integer division (see the
+// kernel; TestDivMagic checks the identity).
+func divMagic(d int) uint64 { return 1<<62/uint64(d) + 1 }

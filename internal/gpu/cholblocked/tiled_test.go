@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math"
+	"math/bits"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/batchlas/batchlas/internal/conformance"
@@ -170,6 +173,36 @@ func TestAccuracyTiled(t *testing.T) {
 						})
 					})
 				}
+			}
+		}
+	}
+}
+
+// TestDivMagic checks the division chol_tiled does without an integer
+// division: ⌊t·divMagic(d)/2⁶²⌋ = ⌊t/d⌋ for every ticket t < 2³¹, at
+// multiples of d and next to them, for counts from 1 to 2³¹ − 1.
+func TestDivMagic(t *testing.T) {
+	rng := rand.New(rand.NewPCG(19, 1))
+	ds := []int{1, 2, 3, 7, 60, 64, 640, 4095, 65536, 65537, 123456789, 1<<30 + 1, math.MaxInt32}
+	for range 200 {
+		ds = append(ds, 1+rng.IntN(math.MaxInt32))
+	}
+	for _, d := range ds {
+		magic := divMagic(d)
+		ts := []int{0, 1, d - 1, d, d + 1, math.MaxInt32 - 1, math.MaxInt32}
+		for k := 1; k < 40 && k*d <= math.MaxInt32; k++ {
+			ts = append(ts, k*d-1, k*d)
+		}
+		for range 500 {
+			ts = append(ts, rng.IntN(math.MaxInt32+1))
+		}
+		for _, v := range ts {
+			if v < 0 || v > math.MaxInt32 {
+				continue
+			}
+			hi, lo := bits.Mul64(uint64(v), magic)
+			if got := hi<<2 | lo>>62; got != uint64(v/d) {
+				t.Fatalf("t = %d, count = %d: %d, want %d", v, d, got, v/d)
 			}
 		}
 	}
