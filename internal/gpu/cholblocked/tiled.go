@@ -174,7 +174,7 @@ func tiledArgs(args *cuda.Args, a cuda.DevicePtr, lda int, stride int64, n, coun
 		Uint64(divMagic(count))
 }
 
-// divMagic is ⌊2⁶²/d⌋ + 1, with which chol_tiled divides a ticket t < 2³¹
-// by d = count as ⌊t·magic/2⁶²⌋ without an integer division (see the
-// kernel; TestDivMagic checks the identity).
+// divMagic is ⌊2⁶²/d⌋ + 1, d ≥ 1, with which chol_tiled divides a ticket
+// t < 2³¹ by d = count as ⌊t·magic/2⁶²⌋ without an integer division (see
+// the kernel; TestDivMagic checks the identity). No launch has count = 0.
 func divMagic(d int) uint64 { return 1<<62/uint64(d) + 1 }
