@@ -722,8 +722,8 @@ __global__ void __launch_bounds__(kApplyThreads) chol_apply(T* __restrict__ a, l
 // n = 2048 at 8 2197.4 → 1248.2, at 2 709.5 → 549.2, n = 4096 at one
 // 2184.2 → 1398.5, n = 1024 at 4 300.3 → 272.1, n = 512 at 16 160.0 →
 // 140.5 (session 19, call 5). Through the public Potrf, in the
-// cholesky-gpumode suite (call 11, Upper): n = 4096 at one matrix 2236 →
-// 1448 µs, n = 2048 at 2 749.9 → 588.8, n = 1024 at 4 326.1 → 292.7,
+// cholesky-gpumode suite (Upper, session 17's run → session 19's call
+// 11): n = 4096 at one matrix 2236 → 1448 µs, n = 2048 at 2 749.9 → 588.8, n = 1024 at 4 326.1 → 292.7,
 // n = 512 at 16 176.7 → 152.3. Pointer steps alone, with the register
 // stages, spilled 8–16 B. Three blocks a multiprocessor (168 registers)
 // were faster still (Upper n = 2048 at 8: 1077.3) but spilled 8 B. The
@@ -1002,10 +1002,8 @@ struct SplitTile {
 // tile of one tile row of L lies, L(r0 + …, k·TS + …) for k = 0, 1, … in
 // turn: its first element, and how many of its rows are in the matrix.
 // Each copy steps to the next tile, and each element to the next by one
-// 64-bit add (next: NT/32 rows on for Upper, columns for Lower), where
-// computing each load's address from (r, c) took 39 % of the split
-// kernel's instructions (Lower 3xTF32, n = 2048 at 8 matrices, about 14 a
-// load; session 19, ncu).
+// 64-bit add (next: NT/32 rows on for Upper, columns for Lower), instead
+// of an address computed from (r, c) (Copies in chol_tiled's comment).
 template <int TS, int NT, bool UPPER> struct TileRow {
     const float* p;
     int rows; // nr − this thread's first row (Upper: rows r + (NT/32)·e)
