@@ -287,6 +287,10 @@ func potrfArm[T Scalar](q *Queue, name string, uplo Uplo, a *Batch[T], st cuda.D
 		return tiledPotrf(q, uplo, a, st, cholblocked.TiledOptions{})
 	case "native:tiled:prec=tf32x3":
 		return tiledPotrf(q, uplo, a, st, cholblocked.TiledOptions{Precision: cholblocked.Split3TF32})
+	case "native:tiled:occ=4":
+		return tiledPotrf(q, uplo, a, st, cholblocked.TiledOptions{Occupancy: 4})
+	case "native:tiled:occ=4:prec=tf32x3":
+		return tiledPotrf(q, uplo, a, st, cholblocked.TiledOptions{Precision: cholblocked.Split3TF32, Occupancy: 4})
 	case "native:blocked":
 		return blockedPotrf(q, uplo, a, st, cholblocked.Options{})
 	case "native:blocked:prec=tf32x3":

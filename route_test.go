@@ -226,7 +226,7 @@ func routeGPU[T batchlas.Scalar](t *testing.T, q, cq *batchlas.Queue) {
 				pins = append(pins, "vendor:transposed")
 			}
 			if !isDouble[T]() && !isComplex[T]() {
-				pins = append(pins, "native:blocked:prec=tf32x3", "native:blocked:panels=tiled:prec=tf32x3", "native:tiled:prec=tf32x3")
+				pins = append(pins, "native:blocked:prec=tf32x3", "native:blocked:panels=tiled:prec=tf32x3", "native:tiled:prec=tf32x3", "native:tiled:occ=4", "native:tiled:occ=4:prec=tf32x3")
 			}
 			for _, pin := range pins {
 				if pin == "native:tiny" && n > 32 || pin == "native:cta" && (n <= 32 || n > 160) {

@@ -2,6 +2,7 @@ package route
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -96,6 +97,25 @@ func TestTiledCandidate(t *testing.T) {
 	split.N, split.DType = 100, "float64"
 	if _, err := r.Choose(split, "native:tiled:prec=tf32x3"); !errors.Is(err, core.ErrUnsupported) {
 		t.Errorf("float64: %v", err)
+	}
+	// Four blocks a multiprocessor: float32 only, with the ceilings of the
+	// precision.
+	for name, limit := range map[string]int{"native:tiled:occ=4": maxTiledN, "native:tiled:occ=4:prec=tf32x3": maxTiledSplitN} {
+		four := Call{Op: "potrf", DType: "float32", Device: h200Bare, N: limit, Batch: 8, Uplo: "L"}
+		if d, err := r.Choose(four, name); err != nil || d.Candidate.Name != name {
+			t.Errorf("%s float32 n = %d: %v %s", name, four.N, err, d)
+		}
+		four.N++
+		if _, err := r.Choose(four, name); !errors.Is(err, core.ErrUnsupported) || !strings.Contains(err.Error(), fmt.Sprintf("routed up to n = %d", limit)) {
+			t.Errorf("%s float32 n = %d: %v", name, four.N, err)
+		}
+		four.N = 100
+		for _, dt := range []string{"float64", "complex64", "complex128"} {
+			four.DType = dt
+			if _, err := r.Choose(four, name); !errors.Is(err, core.ErrUnsupported) || !strings.Contains(err.Error(), "float32 only") && !strings.Contains(err.Error(), "3xTF32") {
+				t.Errorf("%s %s: %v", name, dt, err)
+			}
+		}
 	}
 }
 

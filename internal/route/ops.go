@@ -47,8 +47,11 @@ func Builtin() []*Op {
 			{Name: "native:tiny", CanRun: nativeUpTo(potrfgpu.MaxN)},
 			{Name: "native:warp", CanRun: warpCanRun},
 			{Name: "native:cta", CanRun: ctaCanRun},
-			{Name: "native:tiled", CanRun: tiledCanRun(cholblocked.Exact)},
-			{Name: "native:tiled:prec=tf32x3", CanRun: tiledCanRun(cholblocked.Split3TF32)},
+			{Name: "native:tiled", CanRun: tiledCanRun(cholblocked.TiledOptions{})},
+			{Name: "native:tiled:prec=tf32x3", CanRun: tiledCanRun(cholblocked.TiledOptions{Precision: cholblocked.Split3TF32})},
+			// Four blocks a multiprocessor, float32 only (TiledOptions.Occupancy).
+			{Name: "native:tiled:occ=4", CanRun: tiledCanRun(cholblocked.TiledOptions{Occupancy: 4})},
+			{Name: "native:tiled:occ=4:prec=tf32x3", CanRun: tiledCanRun(cholblocked.TiledOptions{Precision: cholblocked.Split3TF32, Occupancy: 4})},
 			{Name: "native:blocked", CanRun: blockedCanRun(cholblocked.Options{})},
 			{Name: "native:blocked:prec=tf32x3", CanRun: blockedCanRun(cholblocked.Options{Precision: cholblocked.Split3TF32})},
 			{Name: "native:blocked:panels=tiled:prec=tf32x3", CanRun: tiledPanelsCanRun},
@@ -149,20 +152,20 @@ const (
 )
 
 // tiledCanRun accepts calls the one-launch tiled Cholesky driver takes with
-// precision p: n up to its ceiling, no library needed.
-func tiledCanRun(p cholblocked.Precision) func(Call) error {
+// opt: n up to its ceiling for opt's precision, no library needed.
+func tiledCanRun(opt cholblocked.TiledOptions) func(Call) error {
 	return func(c Call) error {
 		if !c.Device.GPU() {
 			return errors.New("native kernels run on a GPU")
 		}
 		limit := maxTiledN
-		if p == cholblocked.Split3TF32 {
+		if opt.Precision == cholblocked.Split3TF32 {
 			limit = maxTiledSplitN
 		}
 		if c.N > limit {
-			return fmt.Errorf("the tiled driver (%v products) is routed up to n = %d, not %d", p, limit, c.N)
+			return fmt.Errorf("the tiled driver (%v products) is routed up to n = %d, not %d", opt.Precision, limit, c.N)
 		}
-		return cholblocked.CanRunTiled(cudaDType(c.DType), c.N, c.Batch, p)
+		return cholblocked.CanRunTiled(cudaDType(c.DType), c.N, c.Batch, opt)
 	}
 }
 

@@ -765,6 +765,23 @@ __global__ void __launch_bounds__(kApplyThreads) chol_apply(T* __restrict__ a, l
 // form of the two tried (22, session 18) gave them 32–64 B of local
 // memory (Copies above).
 //
+// Occupancy (MIN_BLOCKS, __launch_bounds__'s minimum of blocks a
+// multiprocessor; TiledOptions.Occupancy). factor_rows keeps a row of the
+// diagonal tile in each lane's registers, and where it is inlined the
+// float whole-matrix kernels take 255 registers: two blocks (8 warps) a
+// multiprocessor, as the default grid launches. The tile products, which
+// are most of the work at larger batches, issued an instruction every 5
+// cycles a warp at that occupancy (session 19's ncu). With MIN_BLOCKS = 4
+// (float whole-matrix kernels only) the diagonal tiles are factored by
+// factor_subblocks and ptxas must fit 128 registers, so that four blocks
+// fit a multiprocessor (the split kernel's 45.6 KB of shared memory
+// four times over); the chain from one diagonal tile to the next is
+// longer by the slower factor (15736 cycles against 7679, session 17).
+// Compiled as the engine compiles them, but by NVRTC 11.8 on a machine
+// without a GPU (Debian's CUDA packages; session 20), the four whole
+// float kernels without factor_rows took 113–121 registers under a
+// bound of one block, against 255 with it, and no local memory.
+//
 // Panels (PANEL, the blocked driver's Options.TiledPanels). The same kernel
 // factors one outer panel of the blocked driver: rows and columns from j0,
 // width columns of them, reading A − D (D the outer update cuBLAS made)
@@ -1053,8 +1070,8 @@ __device__ __forceinline__ void copy_tile(float (*s)[TS + 4], TileRow<TS, NT, UP
 template <bool B, typename X, typename Y> struct pick_type { using type = X; };
 template <typename X, typename Y> struct pick_type<false, X, Y> { using type = Y; };
 
-template <typename T, int TS, int NT, bool UPPER, bool SPLIT, bool PANEL>
-__global__ void __launch_bounds__(NT, 1)
+template <typename T, int TS, int NT, bool UPPER, bool SPLIT, bool PANEL, int MIN_BLOCKS>
+__global__ void __launch_bounds__(NT, MIN_BLOCKS)
     chol_tiled(T* __restrict__ a, long long lda, long long stride, int n, int count, int* __restrict__ info,
                int* __restrict__ tickets, T* __restrict__ x, int j0, int width, const T* __restrict__ d, long long ldd,
                long long dstride, float* __restrict__ hi, float* __restrict__ lo, long long ldh, long long hstride,
@@ -1064,7 +1081,10 @@ __global__ void __launch_bounds__(NT, 1)
     static_assert(NT == 128 && TS == 32, "Tile's layout: 16×8 threads, 4×2 entries each; SplitTile's: 4 warps of 16×16");
     // ROWS: the diagonal tiles are factored by factor_rows, and the idle
     // warps store tile (j, j − 1) during the factor (Deferred store above).
-    constexpr bool ROWS = sizeof(T) == 4 && !PANEL;
+    // factor_rows needs the registers of one block a multiprocessor
+    // (Occupancy above).
+    static_assert(MIN_BLOCKS == 1 || MIN_BLOCKS == 4, "Occupancy: the kernels are built for one or four blocks a multiprocessor");
+    constexpr bool ROWS = sizeof(T) == 4 && !PANEL && MIN_BLOCKS == 1;
     __shared__ T s_a[TS][TS + 1];
     __shared__ T s_b[TS][TS + 1];
     __shared__ T s_c[ROWS ? TS : 1][TS + 1]; // tile (j, j − 1) of a diagonal task

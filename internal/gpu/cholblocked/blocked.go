@@ -662,7 +662,8 @@ var typeName = [...]string{
 // kernels that also write the TF32 split (the index of the plain one + 3)
 // and the tiled kernel with split-TF32 products (tiledSplitKernel), then
 // chol_tiled for one outer panel (panelKernel), and for float32 its split
-// variant.
+// variant and the tiled driver's two kernels built for four blocks a
+// multiprocessor (tiledKernel4, tiledSplitKernel4; TiledOptions.Occupancy).
 func kernelNames(dt cuda.DType, uplo core.Uplo) []string {
 	up := uplo == core.Upper
 	nb, tr := InnerWidth(dt), applyTileRows(dt)
@@ -670,17 +671,19 @@ func kernelNames(dt cuda.DType, uplo core.Uplo) []string {
 		fmt.Sprintf("chol_diag<%s, %d, %d, %v>", typeName[dt], nb, diagThreads(dt), up),
 		fmt.Sprintf("chol_apply<%s, %d, %d, %v, false>", typeName[dt], nb, tr, up),
 		fmt.Sprintf("chol_apply<%s, %d, %d, %v, false>", typeName[dt], nb, tr/2, up),
-		fmt.Sprintf("chol_tiled<%s, %d, %d, %v, false, false>", typeName[dt], TileWidth, tiledThreads, up),
+		fmt.Sprintf("chol_tiled<%s, %d, %d, %v, false, false, 1>", typeName[dt], TileWidth, tiledThreads, up),
 	}
 	if dt == cuda.Float32 {
 		names = append(names,
 			fmt.Sprintf("chol_apply<%s, %d, %d, %v, true>", typeName[dt], nb, tr, up),
 			fmt.Sprintf("chol_apply<%s, %d, %d, %v, true>", typeName[dt], nb, tr/2, up),
-			fmt.Sprintf("chol_tiled<%s, %d, %d, %v, true, false>", typeName[dt], TileWidth, tiledThreads, up))
+			fmt.Sprintf("chol_tiled<%s, %d, %d, %v, true, false, 1>", typeName[dt], TileWidth, tiledThreads, up))
 	}
-	names = append(names, fmt.Sprintf("chol_tiled<%s, %d, %d, %v, false, true>", typeName[dt], TileWidth, tiledThreads, up))
+	names = append(names, fmt.Sprintf("chol_tiled<%s, %d, %d, %v, false, true, 1>", typeName[dt], TileWidth, tiledThreads, up))
 	if dt == cuda.Float32 {
-		names = append(names, fmt.Sprintf("chol_tiled<%s, %d, %d, %v, true, true>", typeName[dt], TileWidth, tiledThreads, up))
+		names = append(names, fmt.Sprintf("chol_tiled<%s, %d, %d, %v, true, true, 1>", typeName[dt], TileWidth, tiledThreads, up),
+			fmt.Sprintf("chol_tiled<%s, %d, %d, %v, false, false, 4>", typeName[dt], TileWidth, tiledThreads, up),
+			fmt.Sprintf("chol_tiled<%s, %d, %d, %v, true, false, 4>", typeName[dt], TileWidth, tiledThreads, up))
 	}
 	return names
 }
@@ -699,10 +702,14 @@ func panelKernel(dt cuda.DType, split bool) int {
 }
 
 // tiledKernel and tiledSplitKernel (float32 only) are chol_tiled's indices
-// in kernelNames, with products in T's arithmetic and in split TF32.
+// in kernelNames, with products in T's arithmetic and in split TF32;
+// tiledKernel4 and tiledSplitKernel4 (float32 only) the same built for four
+// blocks a multiprocessor.
 const (
-	tiledKernel      = 3
-	tiledSplitKernel = 6
+	tiledKernel       = 3
+	tiledSplitKernel  = 6
+	tiledKernel4      = 9
+	tiledSplitKernel4 = 10
 )
 
 // KernelNames lists every name expression of blocked.cu, for a registry or
@@ -968,7 +975,7 @@ func (e *executor[T]) run(st step) error {
 		k := e.ks[panelKernel(cuda.DTypeOf[T](), e.split)]
 		nt, wt := int64(e.n-p.J+TileWidth-1)/TileWidth, int64(p.W+TileWidth-1)/TileWidth
 		tasks := (wt*nt - wt*(wt+1)/2 + 1) * int64(e.count)
-		blocks := min(int64(DefaultTiledBlocks(e.s.Context().Device.SMs)), tasks)
+		blocks := min(int64(DefaultTiledBlocks(e.s.Context().Device.SMs, 0)), tasks)
 		tiledArgs(&e.args, e.bases[bufA], e.lda, e.stride, e.n, e.count, e.info, e.tickets.Add(4*p.tickets), e.bases[bufX], tp)
 		return cuda.LaunchArgs(e.s, k, [3]uint32{uint32(blocks), 1, 1}, [3]uint32{tiledThreads, 1, 1}, 0, &e.args)
 	}

@@ -159,18 +159,19 @@ func TestLayout(t *testing.T) {
 	if got := DefaultPanelWidth(cuda.Complex128, 4096); got != 256 {
 		t.Errorf("DefaultPanelWidth(complex128, 4096) = %d", got)
 	}
-	if got := len(KernelNames()); got != 5*2*4+2*4 { // diag, two applies, tiled and panel per type and triangle; float32's split applies, split tiled and split panel
+	if got := len(KernelNames()); got != 5*2*4+2*6 { // diag, two applies, tiled and panel per type and triangle; float32's split applies, split tiled, split panel and two tiled kernels for four blocks
 		t.Errorf("%d kernel names: %q", got, KernelNames())
 	}
-	if got := kernelNames(cuda.Complex128, core.Upper); !slices.Equal(got, []string{"chol_diag<cdouble, 32, 128, true>", "chol_apply<cdouble, 32, 32, true, false>", "chol_apply<cdouble, 32, 16, true, false>", "chol_tiled<cdouble, 32, 128, true, false, false>", "chol_tiled<cdouble, 32, 128, true, false, true>"}) {
+	if got := kernelNames(cuda.Complex128, core.Upper); !slices.Equal(got, []string{"chol_diag<cdouble, 32, 128, true>", "chol_apply<cdouble, 32, 32, true, false>", "chol_apply<cdouble, 32, 16, true, false>", "chol_tiled<cdouble, 32, 128, true, false, false, 1>", "chol_tiled<cdouble, 32, 128, true, false, true, 1>"}) {
 		t.Errorf("kernelNames = %q", got)
 	}
-	if got := kernelNames(cuda.Float32, core.Lower); got[tiledKernel] != "chol_tiled<float, 32, 128, false, false, false>" || got[tiledSplitKernel] != "chol_tiled<float, 32, 128, false, true, false>" ||
-		got[panelKernel(cuda.Float32, false)] != "chol_tiled<float, 32, 128, false, false, true>" || got[panelKernel(cuda.Float32, true)] != "chol_tiled<float, 32, 128, false, true, true>" {
+	if got := kernelNames(cuda.Float32, core.Lower); got[tiledKernel] != "chol_tiled<float, 32, 128, false, false, false, 1>" || got[tiledSplitKernel] != "chol_tiled<float, 32, 128, false, true, false, 1>" ||
+		got[panelKernel(cuda.Float32, false)] != "chol_tiled<float, 32, 128, false, false, true, 1>" || got[panelKernel(cuda.Float32, true)] != "chol_tiled<float, 32, 128, false, true, true, 1>" ||
+		got[tiledKernel4] != "chol_tiled<float, 32, 128, false, false, false, 4>" || got[tiledSplitKernel4] != "chol_tiled<float, 32, 128, false, true, false, 4>" || len(got) != tiledSplitKernel4+1 {
 		t.Errorf("float32 Lower: tiled kernels %q", got)
 	}
 	for _, dt := range []cuda.DType{cuda.Float64, cuda.Complex64, cuda.Complex128} {
-		if got := kernelNames(dt, core.Lower)[panelKernel(dt, false)]; got != fmt.Sprintf("chol_tiled<%s, 32, 128, false, false, true>", typeName[dt]) {
+		if got := kernelNames(dt, core.Lower)[panelKernel(dt, false)]; got != fmt.Sprintf("chol_tiled<%s, 32, 128, false, false, true, 1>", typeName[dt]) {
 			t.Errorf("%v: panel kernel %q", dt, got)
 		}
 	}
@@ -1127,6 +1128,7 @@ type engine[T core.Scalar] struct {
 	e     *env
 	opt   Options
 	tiled bool
+	occ   int // TiledOptions.Occupancy when tiled
 }
 
 func (g engine[T]) Potrf(uplo core.Uplo, a core.Strided[T], info []int32) error {
@@ -1148,7 +1150,7 @@ func (g engine[T]) Potrf(uplo core.Uplo, a core.Strided[T], info []int32) error 
 	}
 	return gputest.OnDevice[T](g.e.s, func(p []cuda.DevicePtr) error {
 		if g.tiled {
-			return PotrfTiled[T](g.e.s, uplo, a.Rows, p[0], a.LD, int64(a.Stride), a.Count, p[1], ws, TiledOptions{Precision: g.opt.Precision})
+			return PotrfTiled[T](g.e.s, uplo, a.Rows, p[0], a.LD, int64(a.Stride), a.Count, p[1], ws, TiledOptions{Precision: g.opt.Precision, Occupancy: g.occ})
 		}
 		return Potrf[T](g.e.s, g.e.blas, uplo, a.Rows, p[0], a.LD, int64(a.Stride), a.Count, p[1], ws, g.opt)
 	}, a.Data, info)
@@ -1221,6 +1223,12 @@ func TestKernelResources(t *testing.T) {
 				threads = diagThreads(r.dt)
 			case i == tiledKernel, i == panelKernel(r.dt, false), split && (i == tiledSplitKernel || i == panelKernel(r.dt, true)):
 				threads = tiledThreads
+			case split && (i == tiledKernel4 || i == tiledSplitKernel4):
+				threads = tiledThreads
+				// TiledOptions.Occupancy's grid: four blocks must fit.
+				if blocks, err := k.ActiveBlocksPerSM(threads, 0); err != nil || blocks < 4 {
+					t.Errorf("%s: %d blocks a multiprocessor (%v), want 4", k.Name, blocks, err)
+				}
 			}
 			gputest.CheckResources(t, k, threads, 0)
 		}
@@ -1405,24 +1413,28 @@ func timeCase[T float32 | float64](t *testing.T, e *env, sv *cuda.Solver, gen []
 	if n > *tiledMaxFlag {
 		grids = nil
 	}
-	precs := []Precision{Exact}
+	tiledOpts := []TiledOptions{{}}
 	if dt == cuda.Float32 {
-		precs = append(precs, Split3TF32)
+		tiledOpts = append(tiledOpts, TiledOptions{Precision: Split3TF32}, TiledOptions{Occupancy: 4}, TiledOptions{Precision: Split3TF32, Occupancy: 4})
 	}
 	for _, g := range grids {
 		blocks, err := strconv.Atoi(strings.TrimSpace(g))
 		if err != nil {
 			t.Fatalf("-blocked.grid: %v", err)
 		}
-		for _, p := range precs {
+		for _, o := range tiledOpts {
 			dst, info := gputest.Alloc(t, e.s, bytesPerCall), gputest.Alloc(t, e.s, 4*int64(count))
 			ws := tiledWorkspace(t, e, dt, n, count)
 			name := fmt.Sprintf("tiled/%d", blocks)
-			if p != Exact {
-				name += "/" + p.String()
+			if o.Precision != Exact {
+				name += "/" + o.Precision.String()
 			}
+			if o.Occupancy != 0 {
+				name += fmt.Sprintf("/occ=%d", o.Occupancy)
+			}
+			o.Blocks = blocks
 			arms = append(arms, &arm{name, dst, info, func() error {
-				return PotrfTiled[T](e.s, uplo, n, dst, n, int64(n)*int64(n), count, info, ws, TiledOptions{Blocks: blocks, Precision: p})
+				return PotrfTiled[T](e.s, uplo, n, dst, n, int64(n)*int64(n), count, info, ws, o)
 			}})
 		}
 	}

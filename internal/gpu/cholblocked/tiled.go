@@ -31,13 +31,28 @@ type TiledOptions struct {
 	// hi/lo split of each tile, with FP32 accuracy (blocked.cu's
 	// SplitTile). The diagonal tiles are factored in FP32 either way.
 	Precision Precision
+	// Occupancy is the number of blocks a multiprocessor the kernel is
+	// built for and the default grid fills: 0 or 2, the default, or 4
+	// (float32 only). The float32 kernels for 2 factor each diagonal tile
+	// in one warp's registers (the shortest chain from one diagonal tile to
+	// the next, for few matrices); those for 4 factor it with the whole
+	// block, which keeps them at 128 registers, so that twice the blocks
+	// share the tile products (for many tiles: larger batches).
+	// blocked.cu's chol_tiled says more (Occupancy).
+	Occupancy int
 }
 
 // DefaultTiledBlocks is the grid PotrfTiled launches on a device of sms
-// multiprocessors when TiledOptions.Blocks is 0. With the first version of
-// chol_tiled, grids of 132, 264 and 528 blocks timed within 5 % of each
-// other at one matrix on the H200 (bench/results/h200/session9/early-timing.txt).
-func DefaultTiledBlocks(sms int) int { return 2 * max(sms, 1) }
+// multiprocessors when TiledOptions.Blocks is 0: occupancy (0 meaning 2)
+// blocks a multiprocessor. With the first version of chol_tiled, grids of
+// 132, 264 and 528 blocks timed within 5 % of each other at one matrix on
+// the H200 (bench/results/h200/session9/early-timing.txt).
+func DefaultTiledBlocks(sms, occupancy int) int {
+	if occupancy == 0 {
+		occupancy = 2
+	}
+	return occupancy * max(sms, 1)
+}
 
 // tiledLayout is where PotrfTiled's scratch lies: the ticket counter and
 // the tiles' flags (int32, cleared before each launch), then one inverse
@@ -64,7 +79,7 @@ func newTiledLayout(dt cuda.DType, n, count int) tiledLayout {
 // TileWidth² inverse per diagonal tile (n = 1024, float64: 280 KiB a
 // matrix). It returns an error for arguments PotrfTiled refuses.
 func TiledWorkspaceSize(dt cuda.DType, n, count int) (int64, error) {
-	if err := CanRunTiled(dt, n, count, Exact); err != nil { // the scratch is the same for every precision
+	if err := CanRunTiled(dt, n, count, TiledOptions{}); err != nil { // the scratch is the same for every option
 		return 0, err
 	}
 	if n == 0 || count == 0 {
@@ -74,13 +89,23 @@ func TiledWorkspaceSize(dt cuda.DType, n, count int) (int64, error) {
 }
 
 // CanRunTiled reports whether PotrfTiled factors count matrices of order n
-// of type dt with tile products of precision p: nil, or an error wrapping
-// core.ErrUnsupported (Split3TF32 for a type other than float32; 2³⁰ lower
-// tiles or more, which the int32 ticket counter cannot hand out) or
-// core.ErrShape / core.ErrArgument.
-func CanRunTiled(dt cuda.DType, n, count int, p Precision) error {
-	if err := CanRun(dt, n, Options{Precision: p}); err != nil {
+// of type dt with the precision and occupancy of opt (its grid is checked
+// at the call): nil, or an error wrapping core.ErrUnsupported (Split3TF32
+// or occupancy 4 for a type other than float32; 2³⁰ lower tiles or more,
+// which the int32 ticket counter cannot hand out) or core.ErrShape /
+// core.ErrArgument.
+func CanRunTiled(dt cuda.DType, n, count int, opt TiledOptions) error {
+	if err := CanRun(dt, n, Options{Precision: opt.Precision}); err != nil {
 		return err
+	}
+	switch opt.Occupancy {
+	case 0, 2:
+	case 4:
+		if dt != cuda.Float32 {
+			return fmt.Errorf("%w: cholblocked: occupancy 4 is built for float32 only, not %v", core.ErrUnsupported, dt)
+		}
+	default:
+		return fmt.Errorf("%w: cholblocked: occupancy %d (0, 2 or 4)", core.ErrArgument, opt.Occupancy)
 	}
 	if count < 0 {
 		return fmt.Errorf("%w: cholblocked: count = %d must not be negative", core.ErrShape, count)
@@ -94,7 +119,7 @@ func CanRunTiled(dt cuda.DType, n, count int, p Precision) error {
 
 // checkTiled validates PotrfTiled's arguments.
 func checkTiled(dt cuda.DType, uplo core.Uplo, n int, a cuda.DevicePtr, lda int, stride int64, count int, info cuda.DevicePtr, ws Workspace, opt TiledOptions) error {
-	if err := CanRunTiled(dt, n, max(count, 0), opt.Precision); err != nil {
+	if err := CanRunTiled(dt, n, max(count, 0), opt); err != nil {
 		return err
 	}
 	if err := batcharg.Factor("cholblocked", dt, uplo, n, a, lda, stride, count, info); err != nil {
@@ -139,14 +164,22 @@ func PotrfTiled[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n int, a cuda.Dev
 	}
 	blocks := int64(opt.Blocks)
 	if blocks == 0 {
-		blocks = int64(DefaultTiledBlocks(s.Context().Device.SMs))
+		blocks = int64(DefaultTiledBlocks(s.Context().Device.SMs, opt.Occupancy))
 	}
 	blocks = min(blocks, l.tiles)
 	var args cuda.Args
 	tiledArgs(&args, a, lda, stride, n, count, info, ws.Ptr, ws.Ptr.Add(l.xOff), tiledPanel{width: n})
-	k := ks[tiledKernel]
-	if opt.Precision == Split3TF32 {
+	four := opt.Occupancy == 4
+	var k *cuda.Kernel
+	switch {
+	case opt.Precision == Split3TF32 && four:
+		k = ks[tiledSplitKernel4]
+	case opt.Precision == Split3TF32:
 		k = ks[tiledSplitKernel]
+	case four:
+		k = ks[tiledKernel4]
+	default:
+		k = ks[tiledKernel]
 	}
 	return cuda.LaunchArgs(s, k, [3]uint32{uint32(blocks), 1, 1}, [3]uint32{tiledThreads, 1, 1}, 0, &args)
 }

@@ -36,17 +36,22 @@ func TestTiledArguments(t *testing.T) {
 		ws     Workspace
 		blocks int
 		prec   Precision
+		occ    int
 		want   error
 	}{
-		"negative n":      {cuda.Float64, -1, w, 0, Exact, core.ErrShape},
-		"bad dtype":       {cuda.DType(9), 100, w, 0, Exact, core.ErrArgument},
-		"small workspace": {cuda.Float64, 100, Workspace{ws, need - 1}, 0, Exact, core.ErrArgument},
-		"odd workspace":   {cuda.Float64, 100, Workspace{ws + 8, need}, 0, Exact, core.ErrArgument},
-		"negative blocks": {cuda.Float64, 100, w, -1, Exact, core.ErrArgument},
-		"float64 3xTF32":  {cuda.Float64, 100, w, 0, Split3TF32, core.ErrUnsupported},
-		"bad precision":   {cuda.Float64, 100, w, 0, Precision(7), core.ErrArgument},
+		"negative n":            {cuda.Float64, -1, w, 0, Exact, 0, core.ErrShape},
+		"bad dtype":             {cuda.DType(9), 100, w, 0, Exact, 0, core.ErrArgument},
+		"small workspace":       {cuda.Float64, 100, Workspace{ws, need - 1}, 0, Exact, 0, core.ErrArgument},
+		"odd workspace":         {cuda.Float64, 100, Workspace{ws + 8, need}, 0, Exact, 0, core.ErrArgument},
+		"negative blocks":       {cuda.Float64, 100, w, -1, Exact, 0, core.ErrArgument},
+		"float64 3xTF32":        {cuda.Float64, 100, w, 0, Split3TF32, 0, core.ErrUnsupported},
+		"bad precision":         {cuda.Float64, 100, w, 0, Precision(7), 0, core.ErrArgument},
+		"float64 occupancy 4":   {cuda.Float64, 100, w, 0, Exact, 4, core.ErrUnsupported},
+		"complex64 occupancy 4": {cuda.Complex64, 100, w, 0, Exact, 4, core.ErrUnsupported},
+		"occupancy 3":           {cuda.Float32, 100, w, 0, Exact, 3, core.ErrArgument},
+		"negative occupancy":    {cuda.Float32, 100, w, 0, Exact, -2, core.ErrArgument},
 	} {
-		opt := TiledOptions{Blocks: tc.blocks, Precision: tc.prec}
+		opt := TiledOptions{Blocks: tc.blocks, Precision: tc.prec, Occupancy: tc.occ}
 		if err := checkTiled(tc.dt, core.Lower, tc.n, a, 101, 10100, 5, info, tc.ws, opt); !errors.Is(err, tc.want) {
 			t.Errorf("%s: %v, want %v", name, err, tc.want)
 		}
@@ -55,8 +60,15 @@ func TestTiledArguments(t *testing.T) {
 	if err := checkTiled(cuda.Float32, core.Lower, 64, a, 64, 4096, 1<<29, info, Workspace{ws, 1 << 40}, TiledOptions{}); !errors.Is(err, core.ErrUnsupported) {
 		t.Errorf("2³⁰ tiles: %v", err)
 	}
-	if err := checkTiled(cuda.Float32, core.Upper, 100, a, 101, 10100, 5, info, w, TiledOptions{Precision: Split3TF32}); err != nil {
-		t.Errorf("float32 3xTF32 refused: %v", err)
+	for _, opt := range []TiledOptions{{Precision: Split3TF32}, {Occupancy: 2}, {Occupancy: 4}, {Precision: Split3TF32, Occupancy: 4}} {
+		if err := checkTiled(cuda.Float32, core.Upper, 100, a, 101, 10100, 5, info, w, opt); err != nil {
+			t.Errorf("float32 %+v refused: %v", opt, err)
+		}
+	}
+	for occ, want := range map[int]int{0: 264, 2: 264, 4: 528} {
+		if got := DefaultTiledBlocks(132, occ); got != want {
+			t.Errorf("DefaultTiledBlocks(132, %d) = %d, want %d", occ, got, want)
+		}
 	}
 	if n, err := TiledWorkspaceSize(cuda.Float32, 0, 3); n != 0 || err != nil {
 		t.Errorf("n = 0: %d, %v", n, err)
@@ -78,17 +90,23 @@ func tiledWorkspace(t testing.TB, e *env, dt cuda.DType, n, count int) Workspace
 // edges, with one block (every tile in ticket order), three and the default
 // grid: info, residuals, failures and untouched memory per CheckFactors, and
 // the same bits in the batch as alone and whatever the grid; float32 also
-// with split-TF32 tile products.
+// with split-TF32 tile products and with the kernels for four blocks a
+// multiprocessor.
 func TestPotrfTiled(t *testing.T) {
 	e := gpu(t)
-	t.Run("float32", func(t *testing.T) { testPotrfTiled[float32](t, e, Exact) })
-	t.Run("float32/3xTF32", func(t *testing.T) { testPotrfTiled[float32](t, e, Split3TF32) })
-	t.Run("float64", func(t *testing.T) { testPotrfTiled[float64](t, e, Exact) })
-	t.Run("complex64", func(t *testing.T) { testPotrfTiled[complex64](t, e, Exact) })
-	t.Run("complex128", func(t *testing.T) { testPotrfTiled[complex128](t, e, Exact) })
+	split := TiledOptions{Precision: Split3TF32}
+	t.Run("float32", func(t *testing.T) { testPotrfTiled[float32](t, e, TiledOptions{}) })
+	t.Run("float32/3xTF32", func(t *testing.T) { testPotrfTiled[float32](t, e, split) })
+	t.Run("float32/occ=4", func(t *testing.T) { testPotrfTiled[float32](t, e, TiledOptions{Occupancy: 4}) })
+	t.Run("float32/3xTF32/occ=4", func(t *testing.T) { testPotrfTiled[float32](t, e, TiledOptions{Precision: Split3TF32, Occupancy: 4}) })
+	t.Run("float64", func(t *testing.T) { testPotrfTiled[float64](t, e, TiledOptions{}) })
+	t.Run("complex64", func(t *testing.T) { testPotrfTiled[complex64](t, e, TiledOptions{}) })
+	t.Run("complex128", func(t *testing.T) { testPotrfTiled[complex128](t, e, TiledOptions{}) })
 }
 
-func testPotrfTiled[T core.Scalar](t *testing.T, e *env, prec Precision) {
+// testPotrfTiled runs TestPotrfTiled's cases with base's precision and
+// occupancy.
+func testPotrfTiled[T core.Scalar](t *testing.T, e *env, base TiledOptions) {
 	dt := cuda.DTypeOf[T]()
 	const ts = TileWidth
 	sizes := []int{1, 2, ts - 1, ts, ts + 1, 2*ts - 1, 2 * ts, 2*ts + 1, 3*ts + 1, 160, 255, 257, 320}
@@ -106,7 +124,8 @@ func testPotrfTiled[T core.Scalar](t *testing.T, e *env, prec Precision) {
 				ws := tiledWorkspace(t, e, dt, n, count)
 				var first []T
 				for _, blocks := range []int{0, 1, 3} {
-					opt := TiledOptions{Blocks: blocks, Precision: prec}
+					opt := base
+					opt.Blocks = blocks
 					var out []T
 					r := factorCase[T](t, e, uplo, n, count, ts, uint64(1000*n)+uint64(uplo), true, 20,
 						func(a cuda.DevicePtr, lda int, stride int64, count int, info cuda.DevicePtr) error {
@@ -127,7 +146,7 @@ func testPotrfTiled[T core.Scalar](t *testing.T, e *env, prec Precision) {
 				}
 			})
 		}
-		t.Logf("%s %v %v: worst ‖A − L·Lᴴ‖₁/(n·eps·‖A‖₁) = %.3f (n = %d; bound 20)", core.TypeName[T](), prec, uplo, worst, worstN)
+		t.Logf("%s %v occupancy %d %v: worst ‖A − L·Lᴴ‖₁/(n·eps·‖A‖₁) = %.3f (n = %d; bound 20)", core.TypeName[T](), base.Precision, base.Occupancy, uplo, worst, worstN)
 	}
 }
 
@@ -141,6 +160,12 @@ func TestConformanceTiled(t *testing.T) {
 	t.Run("float32/3xTF32", func(t *testing.T) {
 		conformance.PotrfTest[float32](t, engine[float32]{e: e, tiled: true, opt: Options{Precision: Split3TF32}}, conformance.Config{})
 	})
+	t.Run("float32/occ=4", func(t *testing.T) {
+		conformance.PotrfTest[float32](t, engine[float32]{e: e, tiled: true, occ: 4}, conformance.Config{})
+	})
+	t.Run("float32/3xTF32/occ=4", func(t *testing.T) {
+		conformance.PotrfTest[float32](t, engine[float32]{e: e, tiled: true, opt: Options{Precision: Split3TF32}, occ: 4}, conformance.Config{})
+	})
 	t.Run("float64", func(t *testing.T) {
 		conformance.PotrfTest[float64](t, engine[float64]{e: e, tiled: true}, conformance.Config{})
 	})
@@ -153,8 +178,8 @@ func TestConformanceTiled(t *testing.T) {
 }
 
 // TestAccuracyTiled holds float32 tiled factorizations, exact and with
-// split-TF32 products, to the GPU MODE bound on TestAccuracy's input
-// families.
+// split-TF32 products, at both occupancies, to the GPU MODE bound on
+// TestAccuracy's input families.
 func TestAccuracyTiled(t *testing.T) {
 	e := gpu(t)
 	sizes := []int{200, 320, 512, 1024}
@@ -165,11 +190,11 @@ func TestAccuracyTiled(t *testing.T) {
 		for _, kind := range []string{"dense", "lowrank", "rowscale", "diagonal", "spectrum"} {
 			mats := gpuModeInputs(kind, n, 2)
 			for _, uplo := range []core.Uplo{core.Lower, core.Upper} {
-				for _, prec := range []Precision{Exact, Split3TF32} {
-					t.Run(fmt.Sprintf("%s/n=%d/%v/%v", kind, n, uplo, prec), func(t *testing.T) {
+				for _, opt := range []TiledOptions{{}, {Precision: Split3TF32}, {Occupancy: 4}, {Precision: Split3TF32, Occupancy: 4}} {
+					t.Run(fmt.Sprintf("%s/n=%d/%v/%v/occ=%d", kind, n, uplo, opt.Precision, opt.Occupancy), func(t *testing.T) {
 						accuracyCase(t, e, mats, uplo, func(a cuda.DevicePtr, lda int, stride int64, count int, info cuda.DevicePtr) error {
 							ws := tiledWorkspace(t, e, cuda.Float32, n, count)
-							return PotrfTiled[float32](e.s, uplo, n, a, lda, stride, count, info, ws, TiledOptions{Precision: prec})
+							return PotrfTiled[float32](e.s, uplo, n, a, lda, stride, count, info, ws, opt)
 						})
 					})
 				}
