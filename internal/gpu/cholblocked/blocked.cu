@@ -269,10 +269,13 @@ __device__ __forceinline__ void st4(float* p, const float* v) { *reinterpret_cas
 // measured only with it. Steps of 4 columns were within 3 % and spilled.
 // Where it is used, chol_tiled takes 252–255 registers (119–236 with
 // factor_subblocks) and no local memory. The blocked driver's panel
-// instantiations of chol_tiled spilled with it (16 B, Upper split) and
-// keep factor_subblocks, and so do double and cfloat (the same code with
-// 8-byte entries took chol_tiled to 255 registers and 8–40 B of local
-// memory).
+// instantiations of chol_tiled spilled with it while the split loop staged
+// its tiles in registers (16 B, Upper split, session 17); since that loop
+// copies by cp.async (session 19) they take it too (session 20). Double
+// and cfloat keep factor_subblocks (the same code with 8-byte entries took
+// chol_tiled to 255 registers and 8–40 B of local memory), and so do the
+// float kernels built for four blocks a multiprocessor (chol_tiled's
+// Occupancy).
 template <int NT>
 __device__ __forceinline__ void factor_rows(float (*s_a)[33], float (*s_x)[33], int w, bool inverse, int& fail_out,
                                             float& dfail_out) {
@@ -763,7 +766,12 @@ __global__ void __launch_bounds__(kApplyThreads) chol_apply(T* __restrict__ a, l
 // 232.9. The float Upper 3xTF32 kernels kept column order and stored
 // first until session 19: with the register stages of their loop, every
 // form of the two tried (22, session 18) gave them 32–64 B of local
-// memory (Copies above).
+// memory (Copies above). The float panel kernels (PANEL) take the deferred
+// store and factor_rows from session 20, their warps 1… writing the
+// tile's TF32 split too; the blocked driver's chain of tiled panels is
+// their only chain (8 diagonal tiles a 256-column panel; 125 µs a panel
+// at n = 8192 in session 12, where factor_subblocks alone is about 8 µs a
+// tile). Not yet timed on a GPU.
 //
 // Occupancy (MIN_BLOCKS, __launch_bounds__'s minimum of blocks a
 // multiprocessor; TiledOptions.Occupancy). factor_rows keeps a row of the
@@ -780,7 +788,8 @@ __global__ void __launch_bounds__(kApplyThreads) chol_apply(T* __restrict__ a, l
 // Compiled as the engine compiles them, but by NVRTC 11.8 on a machine
 // without a GPU (Debian's CUDA packages; session 20), the four whole
 // float kernels without factor_rows took 113–121 registers under a
-// bound of one block, against 255 with it, and no local memory.
+// bound of one block, against 255 with it, and no local memory. Not yet
+// timed on a GPU.
 //
 // Panels (PANEL, the blocked driver's Options.TiledPanels). The same kernel
 // factors one outer panel of the blocked driver: rows and columns from j0,
@@ -1084,7 +1093,7 @@ __global__ void __launch_bounds__(NT, MIN_BLOCKS)
     // factor_rows needs the registers of one block a multiprocessor
     // (Occupancy above).
     static_assert(MIN_BLOCKS == 1 || MIN_BLOCKS == 4, "Occupancy: the kernels are built for one or four blocks a multiprocessor");
-    constexpr bool ROWS = sizeof(T) == 4 && !PANEL && MIN_BLOCKS == 1;
+    constexpr bool ROWS = sizeof(T) == 4 && MIN_BLOCKS == 1;
     __shared__ T s_a[TS][TS + 1];
     __shared__ T s_b[TS][TS + 1];
     __shared__ T s_c[ROWS ? TS : 1][TS + 1]; // tile (j, j − 1) of a diagonal task
@@ -1308,6 +1317,9 @@ __global__ void __launch_bounds__(NT, MIN_BLOCKS)
                     for (int sl = tid / 32 - 1; sl < TS; sl += NT / 32 - 1) {
                         const int r = UPPER ? sl : lane, q = UPPER ? lane : sl;
                         if (r < nr) am[nat<UPPER>((long long)i * TS + r, (long long)c * TS + q, lda)] = UPPER ? conj_(s_c[r][q]) : s_c[r][q];
+                        // A panel's TF32 split, K-major as store_tile writes it: row sl, a column a lane.
+                        if (hm != nullptr && sl < nr)
+                            split_store(hm, lm, nat<true>((long long)i * TS + sl, (long long)c * TS + lane, ldh), s_c[sl][lane]);
                     }
                     asm volatile("bar.sync 1, %0;" ::"n"(NT - 32) : "memory"); // warps 1… only: their stores are done
                     if (tid == 32) release(flag(i, c, m));
