@@ -767,11 +767,12 @@ __global__ void __launch_bounds__(kApplyThreads) chol_apply(T* __restrict__ a, l
 // first until session 19: with the register stages of their loop, every
 // form of the two tried (22, session 18) gave them 32–64 B of local
 // memory (Copies above). The float panel kernels (PANEL) take the deferred
-// store and factor_rows from session 20, their warps 1… writing the
-// tile's TF32 split too; the blocked driver's chain of tiled panels is
-// their only chain (8 diagonal tiles a 256-column panel; 125 µs a panel
-// at n = 8192 in session 12, where factor_subblocks alone is about 8 µs a
-// tile). Not yet timed on a GPU.
+// store and factor_rows too since session 20, their warps 1… writing the
+// tile's TF32 split as well, so that every float kernel built for one
+// block a multiprocessor has one form. It did not make the blocked
+// driver's tiled panels faster: through the suite (Upper), session 19's
+// code against this one with the fragments below, µs, n = 4096 at two
+// matrices 3045 → 3046, n = 8192 at one 7194 → 7220 (session20/call4).
 //
 // Occupancy (MIN_BLOCKS, __launch_bounds__'s minimum of blocks a
 // multiprocessor; TiledOptions.Occupancy). factor_rows keeps a row of the
@@ -782,14 +783,17 @@ __global__ void __launch_bounds__(kApplyThreads) chol_apply(T* __restrict__ a, l
 // cycles a warp at that occupancy (session 19's ncu). With MIN_BLOCKS = 4
 // (float whole-matrix kernels only) the diagonal tiles are factored by
 // factor_subblocks and ptxas must fit 128 registers, so that four blocks
-// fit a multiprocessor (the split kernel's 45.6 KB of shared memory
-// four times over); the chain from one diagonal tile to the next is
-// longer by the slower factor (15736 cycles against 7679, session 17).
-// Compiled as the engine compiles them, but by NVRTC 11.8 on a machine
-// without a GPU (Debian's CUDA packages; session 20), the four whole
-// float kernels without factor_rows took 113–121 registers under a
-// bound of one block, against 255 with it, and no local memory. Not yet
-// timed on a GPU.
+// fit a multiprocessor (the split kernel's 36.1 KB of shared memory four
+// times over); the chain from one diagonal tile to the next is longer by
+// the slower factor (15736 cycles against 7679, session 17). They take
+// 114–117 registers (CUDA 13, TestKernelResources) and no local memory.
+// H200, the cholesky-gpumode suite (float32 Upper, one process, session 20
+// call 2, before SplitTile's ldmatrix fragments, µs; split products, one
+// block → four): n = 512 at 640 matrices 2998 → 1935, n = 1024 at 60 1472
+// → 1034, n = 2048 at 8 1259 → 1119; but n = 512 at 16 152.5 → 196.6,
+// n = 1024 at 4 292.3 → 376.0, n = 2048 at 2 587.0 → 778.9, n = 4096 at
+// one 1448 → 1704, where the chain is the time. Exact products at n = 512,
+// 640 matrices: 6538 → 3772. The routing tables choose between them.
 //
 // Panels (PANEL, the blocked driver's Options.TiledPanels). The same kernel
 // factors one outer panel of the blocked driver: rows and columns from j0,
@@ -950,6 +954,16 @@ __device__ __forceinline__ void mma_tf32(float (&d)[4], const unsigned (&a)[4], 
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
 }
 
+// ldsm4 loads four 8×8 b16 matrices (ldmatrix .x4): lane l gives the
+// address of row l mod 8 of matrix l/8, and gets in r[i] the 32 bits at
+// byte 4(l mod 4) of row l/4 of matrix i. For 32-bit data a matrix is 8
+// rows of 4 floats, the layout of one register of mma's TF32 fragments.
+__device__ __forceinline__ void ldsm4(unsigned (&r)[4], const float* p) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"((unsigned)__cvta_generic_to_shared(p)));
+}
+
 // SplitTile is a 32×32 float tile whose products run on the tensor cores
 // in split precision: P·Qᴴ = Ph·Qhᴴ + Ph·Qlᴴ + Pl·Qhᴴ with Ph the TF32
 // rounding of P (tf32_bits) and Pl = P − Ph, of which the tensor cores
@@ -962,6 +976,20 @@ __device__ __forceinline__ void mma_tf32(float (&d)[4], const unsigned (&a)[4], 
 // Warp w holds rows 16(w/2) … +15 and columns 16(w mod 2) … +15 as two
 // m16n8 accumulators, f = 0, 1: v[2f + h][q] is row 16(w/2) + lane/4 + 8h,
 // column 16(w mod 2) + 8f + 2(lane mod 4) + q, mma's accumulator layout.
+//
+// Fragments (session 20). In chol_tiled's split loop each fragment is one
+// ldmatrix instead of four LDS, and the diagonal task's two products of a
+// step share P's fragments and their split (mul_pair): with plain loads
+// the compiler had shared them itself, a volatile ldmatrix it cannot, and
+// ldmatrix alone made the loop longer (408 → 426 SASS instructions, NVRTC
+// 12.4; with mul_pair about 320 → 298 on other tasks' path and 408 → 370
+// on the diagonal task's). H200, chol_tiled launched from CuPy, one
+// process, L2 evicted, µs, before → after (session20/call2-lab.log):
+// 3xTF32 Lower n = 4096 at one matrix 1516.5 → 1362.1 (ldmatrix alone
+// 1433.5), Upper 1443.9 → 1375.1; Lower n = 2048 at 8 1319.8 → 1246.1, at
+// four blocks a multiprocessor 1236.5 → 1144.1; Upper n = 1024 at 60, four
+// blocks, 1034.0 → 1008.8; n = 512 at 16 148.5 → 149.7 and n = 1024 at 4
+// 288.2 → 291.2.
 struct SplitTile {
     static constexpr int RI = 4, CQ = 2;
     float v[RI][CQ];
@@ -987,19 +1015,77 @@ struct SplitTile {
     // step. A fragment of P (rows r0 + g, + 8; columns u + t, + 4) and two
     // of Qᵀ (rows u + t, + 4; columns c0 + 8f + g), g = lane/4, t = lane mod 4.
     template <bool SUB, int LD> __device__ __forceinline__ void mul(const float (*p)[LD], const float (*q)[LD]) {
+        mul_impl<SUB, false>(*this, p, q);
+    }
+    // mul_pair is mul and d.mul<SUB>(p, p) together, P's fragments read
+    // and split once for both: the diagonal task's two products of a step.
+    template <bool SUB, int LD>
+    __device__ __forceinline__ void mul_pair(SplitTile& d, const float (*p)[LD], const float (*q)[LD]) {
+        mul_impl<SUB, true>(d, p, q);
+    }
+
+  private:
+    // frag_a reads P's fragment (rows r0 + g, + 8; columns u + t, + 4),
+    // frag_b Qᵀ's two (b0, b1 of f = 0, then of f = 1; rows c0 + 8f + g of
+    // q). Where the pitch keeps rows 16-byte aligned (the split loop's
+    // buffers, LD = TS + 4) one ldmatrix reads each (ldsm4's matrices:
+    // P's rows +0/+8 × columns +0/+4, Q's columns +0/+4 × rows +0/+8);
+    // the 8-row phases then hit 32 banks, as the 4 LDS did.
+    template <int LD> __device__ __forceinline__ static void frag_a(float (&pa)[4], const float (*p)[LD], int r0, int u) {
         const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
+        if constexpr (LD % 4 == 0) {
+            const int mi = lane / 8, rr = lane % 8;
+            unsigned r[4];
+            ldsm4(r, &p[r0 + rr + 8 * (mi & 1)][u + 4 * (mi >> 1)]);
+#pragma unroll
+            for (int e = 0; e < 4; ++e) pa[e] = __uint_as_float(r[e]);
+        } else {
+            pa[0] = p[r0 + g][u + t], pa[1] = p[r0 + g + 8][u + t];
+            pa[2] = p[r0 + g][u + t + 4], pa[3] = p[r0 + g + 8][u + t + 4];
+        }
+    }
+    template <int LD> __device__ __forceinline__ static void frag_b(float (&qb)[4], const float (*q)[LD], int c0, int u) {
+        const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
+        if constexpr (LD % 4 == 0) {
+            const int mi = lane / 8, rr = lane % 8;
+            unsigned r[4];
+            ldsm4(r, &q[c0 + rr + 8 * (mi >> 1)][u + 4 * (mi & 1)]);
+#pragma unroll
+            for (int e = 0; e < 4; ++e) qb[e] = __uint_as_float(r[e]);
+        } else {
+#pragma unroll
+            for (int f = 0; f < 2; ++f) qb[2 * f] = q[c0 + 8 * f + g][u + t], qb[2 * f + 1] = q[c0 + 8 * f + g][u + t + 4];
+        }
+    }
+    // mma3 adds the three split products of A (ah, al) and one B fragment.
+    __device__ __forceinline__ static void mma3(float (&acc)[4], float (&low)[4], const unsigned (&ah)[4],
+                                                const unsigned (&al)[4], float b0, float b1) {
+        const unsigned h0 = tf32_bits(b0), h1 = tf32_bits(b1);
+        const unsigned l0 = __float_as_uint(b0 - __uint_as_float(h0)), l1 = __float_as_uint(b1 - __uint_as_float(h1));
+        mma_tf32(low, al, h0, h1);
+        mma_tf32(low, ah, l0, l1);
+        mma_tf32(acc, ah, h0, h1);
+    }
+    template <bool SUB, bool PAIR, int LD>
+    __device__ __forceinline__ void mul_impl(SplitTile& d, const float (*p)[LD], const float (*q)[LD]) {
         const int r0 = 16 * (threadIdx.x / 64), c0 = 16 * ((threadIdx.x / 32) & 1);
-        // Two accumulators, the Ph·Qhᴴ terms and the small ones, halve the
-        // chain of dependent mma instructions (a product at one matrix is
-        // on the critical path).
-        float acc[2][4], low[2][4];
+        // Two accumulators a tile, the Ph·Qhᴴ terms and the small ones,
+        // halve the chain of dependent mma instructions (a product at one
+        // matrix is on the critical path). [1] is d's when PAIR.
+        constexpr int NP = PAIR ? 2 : 1;
+        float acc[NP][2][4], low[NP][2][4];
 #pragma unroll
         for (int f = 0; f < 2; ++f)
 #pragma unroll
-            for (int e = 0; e < 4; ++e) acc[f][e] = v[2 * f + e / 2][e % 2], low[f][e] = 0.0f;
+            for (int e = 0; e < 4; ++e) {
+                acc[0][f][e] = v[2 * f + e / 2][e % 2], low[0][f][e] = 0.0f;
+                if constexpr (PAIR) acc[NP - 1][f][e] = d.v[2 * f + e / 2][e % 2], low[NP - 1][f][e] = 0.0f;
+            }
 #pragma unroll
         for (int u = 0; u < 32; u += 8) {
-            const float pa[4] = {p[r0 + g][u + t], p[r0 + g + 8][u + t], p[r0 + g][u + t + 4], p[r0 + g + 8][u + t + 4]};
+            float pa[4], qb[4];
+            frag_a(pa, p, r0, u);
+            frag_b(qb, q, c0, u);
             unsigned ah[4], al[4];
 #pragma unroll
             for (int e = 0; e < 4; ++e) {
@@ -1008,19 +1094,21 @@ struct SplitTile {
                 al[e] = __float_as_uint(x - __uint_as_float(ah[e]));
             }
 #pragma unroll
-            for (int f = 0; f < 2; ++f) {
-                const float b0 = q[c0 + 8 * f + g][u + t], b1 = q[c0 + 8 * f + g][u + t + 4];
-                const unsigned h0 = tf32_bits(b0), h1 = tf32_bits(b1);
-                const unsigned l0 = __float_as_uint(b0 - __uint_as_float(h0)), l1 = __float_as_uint(b1 - __uint_as_float(h1));
-                mma_tf32(low[f], al, h0, h1);
-                mma_tf32(low[f], ah, l0, l1);
-                mma_tf32(acc[f], ah, h0, h1);
+            for (int f = 0; f < 2; ++f) mma3(acc[0][f], low[0][f], ah, al, qb[2 * f], qb[2 * f + 1]);
+            if constexpr (PAIR) {
+                float pb[4];
+                frag_b(pb, p, c0, u);
+#pragma unroll
+                for (int f = 0; f < 2; ++f) mma3(acc[NP - 1][f], low[NP - 1][f], ah, al, pb[2 * f], pb[2 * f + 1]);
             }
         }
 #pragma unroll
         for (int f = 0; f < 2; ++f)
 #pragma unroll
-            for (int e = 0; e < 4; ++e) v[2 * f + e / 2][e % 2] = acc[f][e] + low[f][e];
+            for (int e = 0; e < 4; ++e) {
+                v[2 * f + e / 2][e % 2] = acc[0][f][e] + low[0][f][e];
+                if constexpr (PAIR) d.v[2 * f + e / 2][e % 2] = acc[NP - 1][f][e] + low[NP - 1][f][e];
+            }
     }
 };
 
@@ -1181,7 +1269,7 @@ __global__ void __launch_bounds__(NT, MIN_BLOCKS)
             // step k landed, every thread is done with step k − 1, whose
             // buffer then takes step k + 2's copies, and warp 0 has seen
             // the flags of step k + 2.
-            __shared__ float s_p[3][TS][TS + 4], s_q[3][TS][TS + 4]; // pitch TS + 4: mma's fragment loads hit 32 banks
+            __shared__ __align__(16) float s_p[3][TS][TS + 4], s_q[3][TS][TS + 4]; // pitch TS + 4: mma's fragment loads hit 32 banks
             if (c > 0) {
                 // Warp 0 reads the flags of 32 steps at once, one step a
                 // lane, and keeps in ready how many leading steps it has
@@ -1225,8 +1313,10 @@ __global__ void __launch_bounds__(NT, MIN_BLOCKS)
                     __syncthreads();
                     copy(k + 2);
                     const int b = k % 3;
-                    cc.template mul<true>(s_p[b], s_q[b]);
-                    if (diag) cd.template mul<true>(s_p[b], s_p[b]); // row j of L is s_p here
+                    if (diag)
+                        cc.template mul_pair<true>(cd, s_p[b], s_q[b]); // and cd −= P·Pᵀ: row j of L is s_p here
+                    else
+                        cc.template mul<true>(s_p[b], s_q[b]);
                 }
                 __syncthreads(); // every thread is done reading s_p and s_q
             }

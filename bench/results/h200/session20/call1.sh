@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
-# Session 20's first call, for a session with a GPU (prepared without one): the GPU tests of the branch
-# session20-occ4 (TiledOptions.Occupancy; factor_rows in the float panel kernels), `batchlas kernels`, then
-# gpu_lab.py's variants (the tests and the lab share no GPU time: the lab runs after them).
+# Session 20 call 1: the GPU tests of the branch
+# session20-occ4 (TiledOptions.Occupancy; factor_rows in the float panel kernels) and `batchlas kernels`.
 # Carry: build/gpu3.txz (blocked.test, root.test, batchlas, batchlas-main built here), build/kc3.txz.
 set -u
 R=$PWD
@@ -20,6 +19,4 @@ cat $OUT/rc.txt
 for f in tiled potrf root root-twin4; do echo "== $f"; grep -E '^(--- FAIL|FAIL|ok|PASS)|panic|    --- FAIL|local memory|blocks a multiprocessor' $OUT/$f.log | head -12; grep -c -- '--- PASS' $OUT/$f.log; done
 grep -E 'chol_tiled<float' $OUT/kernels.txt | cut -c1-110
 awk '$0 ~ /sm_90/ {for(i=1;i<=NF;i++) if($i=="sm_90"){ if($(i+2)!="0") print "LOCAL:", $0; break}}' $OUT/kernels.txt | head
-stage lab
-CUBINS=$R/build timeout 200 python3 bench/results/h200/session20/gpu_lab.py > $OUT/lab.log 2>&1; echo "lab rc $?"; cut -c1-400 $OUT/lab.log
 tar cJf $OUT/kc4.txz -C build/kcache . ; stage done

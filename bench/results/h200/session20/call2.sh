@@ -1,15 +1,11 @@
 #!/usr/bin/env bash
-# Session 20's second call (prepared): side by side in one process per binary, the suite's cases the new arms
-# compete in: the tiled driver at both occupancies and the blocked driver's tiled panels (branch: factor_rows in
-# the panel kernels), then the same panel arm from main's binary (batchlas-main) on the panel cases.
+# Session 20 call 2: gpu_lab.py's variants (base, ldsm, ldsm2 at both occupancies, one process), then side by
+# side in one process the suite's cases the tiled arms compete in, at both occupancies.
 set -u
 R=$PWD
 tar xJf build/gpu3.txz -C build && B=$R/build/gpu3
 mkdir -p build/kcache && tar xJf build/kc4.txz -C build/kcache 2>/dev/null
 export XDG_CACHE_HOME=$R/build/kcache
+CUBINS=$R/build timeout 240 python3 bench/results/h200/session20/gpu_lab.py > $OUT/lab.log 2>&1; echo "lab rc $?"; cut -c1-400 $OUT/lab.log
 timeout 330 $B/batchlas bench -suite cholesky-gpumode -cases 'n=(512/batch=(16|640)|1024/batch=(4|60)|2048/batch=(2|8)|4096/batch=1)([^0-9]|$)' \
   -arms vendor,vendor:transposed,native:tiled,native:tiled:occ=4,native:tiled:prec=tf32x3,native:tiled:occ=4:prec=tf32x3 > $OUT/tiled-arms.log 2>&1; echo "tiled rc $?"; tail -24 $OUT/tiled-arms.log
-timeout 130 $B/batchlas bench -suite cholesky-gpumode -cases 'n=(4096/batch=2|8192/batch=1|16384/batch=1)([^0-9]|$)' \
-  -arms vendor:transposed,native:blocked:panels=tiled:prec=tf32x3 > $OUT/panels-branch.log 2>&1; echo "panels rc $?"; tail -10 $OUT/panels-branch.log
-timeout 130 $B/batchlas-main bench -suite cholesky-gpumode -cases 'n=(4096/batch=2|8192/batch=1|16384/batch=1)([^0-9]|$)' \
-  -arms vendor:transposed,native:blocked:panels=tiled:prec=tf32x3 > $OUT/panels-main.log 2>&1; echo "panels-main rc $?"; tail -10 $OUT/panels-main.log
