@@ -143,9 +143,11 @@ func ctaCanRun(c Call) error {
 // cuBLAS products (tensor cores for 3xTF32) only gain. The ceiling also
 // keeps tuning short. With split-TF32 tile products (tensor cores) the
 // ceiling is maxTiledSplitN: at float32 n = 4096 and one matrix that
-// driver leads (2228 µs against the vendor's 2476, session 11), at 8192 it
-// loses to the blocked driver (15.1 ms against 10.2), which the tables
-// then record.
+// driver leads (2228 µs against the vendor's 2476, session 11); at 8192 it
+// lost to the blocked driver (15.1 ms against 10.2) until the kernels for
+// four blocks a multiprocessor, which lead there (Upper 6628 µs against
+// the blocked driver's 7126 with tiled panels, session 20's tune); the
+// tables record which.
 const (
 	maxTiledN      = 4096
 	maxTiledSplitN = 8192
