@@ -772,7 +772,7 @@ __global__ void __launch_bounds__(kApplyThreads) chol_apply(T* __restrict__ a, l
 // block a multiprocessor has one form. It did not make the blocked
 // driver's tiled panels faster: through the suite (Upper), session 19's
 // code against this one with the fragments below, µs, n = 4096 at two
-// matrices 3045 → 3046, n = 8192 at one 7194 → 7220 (session20/call4).
+// matrices 3045 → 3046, n = 8192 at one 7194 → 7220 (session20/call3).
 //
 // Occupancy (MIN_BLOCKS, __launch_bounds__'s minimum of blocks a
 // multiprocessor; TiledOptions.Occupancy). factor_rows keeps a row of the
