@@ -359,6 +359,12 @@ func lookAhead(dt cuda.DType, n, count int, opt cholblocked.Options) bool {
 	if dt != cuda.Float32 || count > 4 || opt.PanelWidth != 0 {
 		return false
 	}
+	if opt.TiledPanels && n >= cholblocked.WideTiledPanelsFrom {
+		// Tiled panels of 512 columns ran without the side stream (n = 16384,
+		// cholblocked.WideTiledPanelsFrom); with it they lost at 256 (30.1 ms
+		// against 28.8 at n = 16384, session 13).
+		return false
+	}
 	return opt.Precision == cholblocked.Exact || cholblocked.DefaultPanelWidth(dt, n) > cholblocked.InnerWidth(dt)
 }
 

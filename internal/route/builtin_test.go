@@ -132,8 +132,8 @@ func TestTiledPanelsCandidate(t *testing.T) {
 	if d, err := r.Choose(call, name); err != nil || d.Candidate.Name != name {
 		t.Errorf("float32 n = %d: %v %s", call.N, err, d)
 	}
-	call.N = 8193
-	if _, err := r.Choose(call, name); !errors.Is(err, core.ErrUnsupported) || !strings.Contains(err.Error(), "routed up to n = 8192") {
+	call.N = maxTiledPanelsN + 1
+	if _, err := r.Choose(call, name); !errors.Is(err, core.ErrUnsupported) || !strings.Contains(err.Error(), fmt.Sprintf("routed up to n = %d", maxTiledPanelsN)) {
 		t.Errorf("float32 n = %d: %v", call.N, err)
 	}
 	for _, c := range []Call{

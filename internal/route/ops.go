@@ -175,9 +175,12 @@ func tiledCanRun(opt cholblocked.TiledOptions) func(Call) error {
 // tiled panels. At float32 n = 16384 and one matrix it took 36.7–38.7 ms
 // against 31.2–33.9 for the blocked driver's inner chain with look-ahead
 // (session 12, TestTiming, three processes), which it does not gain from
-// (package cholblocked's doc). A ceiling of its own keeps a table row at
-// n = 8192, where it leads, from choosing it for larger orders.
-const maxTiledPanelsN = 8192
+// (package cholblocked's doc); since session 19's and 20's panel kernels,
+// with panels of 512 columns (cholblocked.WideTiledPanelsFrom) and no
+// look-ahead, 22.9 ms against 24.0 (Lower, session 21 call 5). A ceiling of
+// its own keeps a table row at n = 8192, where it leads, from choosing it
+// for orders not timed: n = 32768 was not.
+const maxTiledPanelsN = 16384
 
 // tiledPanelsCanRun accepts calls the blocked driver takes with tiled
 // panels and split-TF32 products: float32 up to maxTiledPanelsN.

@@ -78,7 +78,11 @@
 // the old chain behind the outer products; it gains nothing from the
 // look-ahead itself, most likely because its persistent blocks (two per
 // multiprocessor, spinning on flags) leave no room for the side product
-// (not profiled). The router stops it at n = 8192.
+// (not profiled). With session 19's and 20's panel kernels and outer
+// panels of 512 columns (WideTiledPanelsFrom, the default from n = 16384)
+// it took 22.9 ms at n = 16384 without look-ahead, against 24.0 for the
+// look-ahead (Lower, session 21); the public Potrf routes it there without
+// the side stream, and stops it at n = 16384 (32768 was not timed).
 //
 // # Precision
 //
@@ -232,14 +236,33 @@ func InnerWidth(dt cuda.DType) int {
 // DefaultPanelWidth is the outer panel width for order n: the one-level
 // algorithm below n = 2048, 256-wide outer panels from there (the outer
 // product then has 256 output columns, 128 flop per byte of L read in
-// FP32). Not yet measured on the H200: TestTiming takes another width
-// with -blocked.panel, and the router may pass its own.
+// FP32). Measured on the H200 only at n = 16384 (WideTiledPanelsFrom):
+// TestTiming takes another width with -blocked.panel, and the router may
+// pass its own.
 func DefaultPanelWidth(dt cuda.DType, n int) int {
+	// (With Options.TiledPanels the default is 512 from WideTiledPanelsFrom.)
 	nb := InnerWidth(dt)
 	if n >= 2048 {
 		return max(nb, 256)
 	}
 	return nb
+}
+
+// WideTiledPanelsFrom is the order from which the outer panels are 512
+// columns wide by default with Options.TiledPanels: chol_tiled's chain per
+// panel is then twice as long, but the outer products have twice the
+// output columns and there are half as many. H200, float32 Lower 3xTF32,
+// one matrix of n = 16384, without look-ahead (TestTiming, session 21 call
+// 5): 22.9 ms against 25.4 with 256 columns, and 24.0 for the blocked
+// driver with look-ahead (256; 24.4 with 512).
+const WideTiledPanelsFrom = 16384
+
+// tiledPanelTasks is one more than the tasks of the first (largest) outer
+// panel of width columns with Options.TiledPanels: chol_tiled's counter
+// and flags.
+func tiledPanelTasks(n, width, count int) int64 {
+	nt, wt := roundUp(int64(max(n, 1)), 32)/TileWidth, int64(width)/TileWidth
+	return 1 + (wt*nt-wt*(wt-1)/2)*int64(count)
 }
 
 // diagThreads is the block size of chol_diag: 4·nb, so its block-wide
@@ -301,6 +324,9 @@ func newLayout(dt cuda.DType, uplo core.Uplo, n, count int, opt Options) layout 
 	width := opt.PanelWidth
 	if width == 0 {
 		width = DefaultPanelWidth(dt, n)
+		if opt.TiledPanels && n >= WideTiledPanelsFrom && tiledPanelTasks(n, 512, count) <= math.MaxInt32/2 {
+			width = 512 // where chol_tiled's counter has room for twice the tasks a panel
+		}
 	}
 	width = min(width, int(roundUp(int64(max(n, 1)), int64(nb)))) // no wider than the matrix needs
 	es := int64(dt.Size())
@@ -315,8 +341,8 @@ func newLayout(dt cuda.DType, uplo core.Uplo, n, count int, opt Options) layout 
 	if opt.TiledPanels {
 		// chol_tiled's counter and flags for the first outer panel (the
 		// largest), and its inverses, one per diagonal tile.
-		nt, wt := rows/TileWidth, int64(width)/TileWidth
-		l.tPanel = 1 + (wt*nt-wt*(wt-1)/2)*int64(count)
+		wt := int64(width) / TileWidth
+		l.tPanel = tiledPanelTasks(n, width, count)
 		l.xStride = max(l.xStride, wt*TileWidth*TileWidth)
 	}
 	l.dOff = 0

@@ -115,6 +115,33 @@ func TestArguments(t *testing.T) {
 	}
 }
 
+// TestPanelWidths pins the default outer panel widths: 256 from n = 2048,
+// 512 with tiled panels from WideTiledPanelsFrom.
+func TestPanelWidths(t *testing.T) {
+	panels := Options{Precision: Split3TF32, TiledPanels: true}
+	for _, tc := range []struct {
+		n    int
+		opt  Options
+		want int
+	}{
+		{1024, Options{}, 64},
+		{2048, Options{}, 256},
+		{WideTiledPanelsFrom, Options{Precision: Split3TF32}, 256},
+		{8192, panels, 256}, // measured with look-ahead at 256 (the tables)
+		{16384, panels, 512},
+		{WideTiledPanelsFrom, Options{Precision: Split3TF32, TiledPanels: true, PanelWidth: 256}, 256}, // the caller's
+	} {
+		if got := newLayout(cuda.Float32, core.Upper, tc.n, 1, tc.opt).width; got != tc.want {
+			t.Errorf("n = %d %+v: width %d, want %d", tc.n, tc.opt, got, tc.want)
+		}
+	}
+	// 100,000 matrices of order 32768 at 512 columns would make more tasks
+	// than chol_tiled's counter hands out; at 256 they fit (TestArguments).
+	if got := newLayout(cuda.Float32, core.Lower, 32768, 100000, panels).width; got != 256 {
+		t.Errorf("n = 32768, 100000 matrices, tiled panels: width %d, want 256", got)
+	}
+}
+
 func TestLayout(t *testing.T) {
 	for _, dt := range []cuda.DType{cuda.Float32, cuda.Float64, cuda.Complex64, cuda.Complex128} {
 		for _, uplo := range []core.Uplo{core.Lower, core.Upper} {
