@@ -236,11 +236,11 @@ func InnerWidth(dt cuda.DType) int {
 // DefaultPanelWidth is the outer panel width for order n: the one-level
 // algorithm below n = 2048, 256-wide outer panels from there (the outer
 // product then has 256 output columns, 128 flop per byte of L read in
-// FP32). Measured on the H200 only at n = 16384 (WideTiledPanelsFrom):
-// TestTiming takes another width with -blocked.panel, and the router may
-// pass its own.
+// FP32). With Options.TiledPanels the default is 512 from
+// WideTiledPanelsFrom instead, the only order at which widths were
+// compared on the H200. TestTiming takes another width with
+// -blocked.panel, and the router may pass its own.
 func DefaultPanelWidth(dt cuda.DType, n int) int {
-	// (With Options.TiledPanels the default is 512 from WideTiledPanelsFrom.)
 	nb := InnerWidth(dt)
 	if n >= 2048 {
 		return max(nb, 256)
