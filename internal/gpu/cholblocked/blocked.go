@@ -257,10 +257,10 @@ func DefaultPanelWidth(dt cuda.DType, n int) int {
 // driver with look-ahead (256; 24.4 with 512).
 const WideTiledPanelsFrom = 16384
 
-// tiledPanelTasks is one more than the tasks of the first (largest) outer
-// panel of width columns with Options.TiledPanels: chol_tiled's counter
-// and flags.
-func tiledPanelTasks(n, width, count int) int64 {
+// tiledPanelWords is the int32 words chol_tiled's counter and flags take
+// for the first (largest) outer panel of width columns with
+// Options.TiledPanels: one more than its lower tiles, which bound its tasks.
+func tiledPanelWords(n, width, count int) int64 {
 	nt, wt := roundUp(int64(max(n, 1)), 32)/TileWidth, int64(width)/TileWidth
 	return 1 + (wt*nt-wt*(wt-1)/2)*int64(count)
 }
@@ -324,8 +324,8 @@ func newLayout(dt cuda.DType, uplo core.Uplo, n, count int, opt Options) layout 
 	width := opt.PanelWidth
 	if width == 0 {
 		width = DefaultPanelWidth(dt, n)
-		if opt.TiledPanels && n >= WideTiledPanelsFrom && tiledPanelTasks(n, 512, count) <= math.MaxInt32/2 {
-			width = 512 // where chol_tiled's counter has room for twice the tasks a panel
+		if opt.TiledPanels && n >= WideTiledPanelsFrom && tiledPanelWords(n, 512, count) <= math.MaxInt32/2 {
+			width = 512 // where chol_tiled's int32 counter has room for the wider panels' tasks (check)
 		}
 	}
 	width = min(width, int(roundUp(int64(max(n, 1)), int64(nb)))) // no wider than the matrix needs
@@ -342,7 +342,7 @@ func newLayout(dt cuda.DType, uplo core.Uplo, n, count int, opt Options) layout 
 		// chol_tiled's counter and flags for the first outer panel (the
 		// largest), and its inverses, one per diagonal tile.
 		wt := int64(width) / TileWidth
-		l.tPanel = tiledPanelTasks(n, width, count)
+		l.tPanel = tiledPanelWords(n, width, count)
 		l.xStride = max(l.xStride, wt*TileWidth*TileWidth)
 	}
 	l.dOff = 0
