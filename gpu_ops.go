@@ -354,15 +354,16 @@ func tiledPotrf[T Scalar](q *Queue, uplo Uplo, a *Batch[T], st cuda.DevicePtr, o
 // that was measured faster: float32, 1 to 4 matrices, exact at every order
 // timed (n = 1024…32768: 6–15 % faster), 3xTF32 with two-level panels only
 // (n ≥ 2048: 7–19 %; at n = 1024, one-level, 1009 → 1211 µs, slower);
-// bench/results/h200/session7/lookahead-timing.log.
+// bench/results/h200/session7/lookahead-timing.log. Never with tiled
+// panels, which were faster without the side stream at every order timed
+// (H200, float32 Lower 3xTF32, one process, session 22 call 1; µs without
+// and with it): n = 4096 at two matrices 2670 and 2848, 8192 at one 6480
+// and 6976, 16384 at one 22912 and 24154 (and with panels of 256 at
+// n = 16384, session 13: 28.8 and 30.1 ms). A smaller panel grid, to leave
+// the side product room, was slower still (8192: 8312 µs on 66 blocks,
+// against 264 by default).
 func lookAhead(dt cuda.DType, n, count int, opt cholblocked.Options) bool {
-	if dt != cuda.Float32 || count > 4 || opt.PanelWidth != 0 {
-		return false
-	}
-	if opt.TiledPanels && n >= cholblocked.WideTiledPanelsFrom {
-		// Tiled panels of 512 columns ran without the side stream (n = 16384,
-		// cholblocked.WideTiledPanelsFrom); with it they lost at 256 (30.1 ms
-		// against 28.8 at n = 16384, session 13).
+	if dt != cuda.Float32 || count > 4 || opt.PanelWidth != 0 || opt.TiledPanels {
 		return false
 	}
 	return opt.Precision == cholblocked.Exact || cholblocked.DefaultPanelWidth(dt, n) > cholblocked.InnerWidth(dt)

@@ -178,8 +178,8 @@ func tiledCanRun(opt cholblocked.TiledOptions) func(Call) error {
 // (package cholblocked's doc); since session 19's and 20's panel kernels,
 // with panels of 512 columns (cholblocked.WideTiledPanelsFrom) and no
 // look-ahead, 22.9 ms against 24.0 (Lower, session 21 call 5). A ceiling of
-// its own keeps a table row at n = 8192, where it leads, from choosing it
-// for orders not timed: n = 32768 was not.
+// its own keeps the table's rows below it from choosing it for orders not
+// timed: n = 32768 was not.
 const maxTiledPanelsN = 16384
 
 // tiledPanelsCanRun accepts calls the blocked driver takes with tiled

@@ -716,7 +716,8 @@ __global__ void __launch_bounds__(kApplyThreads) chol_apply(T* __restrict__ a, l
 // instructions, about 14 a load, with HMMA 5 %; the kernel issued an
 // instruction every 5 cycles a warp, with 8 warps a multiprocessor (255
 // registers). Now each thread's elements are reached by pointer steps
-// (TileRow) and copied by cp.async into three shared buffers (copy_tile),
+// (TileRow) and copied by cp.async into shared buffers (copy_tile; three
+// then, split_stages now),
 // which frees those 32 registers: the float Upper split kernels then take
 // the order and deferred store below without local memory, as the others
 // have. Times (CuPy, one process, L2 evicted, µs, session 18's code →
@@ -1163,6 +1164,31 @@ __device__ __forceinline__ void copy_tile(float (*s)[TS + 4], TileRow<TS, NT, UP
     t.p += UPPER ? TS : TS / (NT / 32) * next;
 }
 
+// split_stages is the number of shared buffers of chol_tiled's split loop
+// (S − 1 steps of tile copies in flight during a step's products) for
+// kernels built for MIN_BLOCKS blocks a multiprocessor; they are the
+// launch's dynamic shared memory, whose size tiled.go's splitSharedBytes
+// computes from the same numbers. Why dynamic: in session 21 (call 6,
+// stages.py, µs, one process, L2 evicted, float32 Upper), the three
+// buffers moved from static to dynamic shared memory, nothing else
+// changed, took one block a multiprocessor at n = 4096, one matrix from
+// 1381.6 to 1336.8, at n = 8192 from 8481 to 7723, and were within 2 %
+// elsewhere; and four buffers, with four blocks a multiprocessor, n = 8192
+// from 6554.8 to 6377.4, n = 2048 at 8 from 1077.4 to 1055.0, n = 1024 at
+// 60 from 1013.9 to 995.9, n = 4096 at 2 from 2057.4 to 2016.9. With one
+// block four buffers gained under 1 % more and gave the Upper kernel an
+// 8 B stack frame under CUDA 13, so it keeps three; five and six were no
+// better anywhere. Through the public Potrf (session 22, call 6: the
+// cholesky-gpumode suite's cases, float32 Upper, the previous build and
+// this one run twice each, interleaved, µs): n = 8192 at one matrix
+// 6644, 6574 → 6360, 6356; 4096 at one 1375, 1379 → 1349, 1349; 4096 at 2
+// 2074, 2076 → 2035, 2039; 2048 at 8 1072, 1080 → 1063, 1060; 1024 at 60
+// 1008, 1012 → 1005, 1004. Lower moved by −1.2 % to +0.5 % (TestTiming,
+// call 5, the same cases, the two builds one after the other).
+template <int MIN_BLOCKS> struct split_stages {
+    static constexpr int value = MIN_BLOCKS == 4 ? 4 : 3;
+};
+
 // pick_type is std::conditional (NVRTC has no <type_traits>).
 template <bool B, typename X, typename Y> struct pick_type { using type = X; };
 template <typename X, typename Y> struct pick_type<false, X, Y> { using type = Y; };
@@ -1264,12 +1290,17 @@ __global__ void __launch_bounds__(NT, MIN_BLOCKS)
         __syncthreads();
         if constexpr (SPLIT) {
             // The same loop with later tiles' copies in flight during the
-            // products (cp.async into three shared buffers) and one barrier
-            // a step: at step k's barrier every thread has its copies of
-            // step k landed, every thread is done with step k − 1, whose
-            // buffer then takes step k + 2's copies, and warp 0 has seen
-            // the flags of step k + 2.
-            __shared__ __align__(16) float s_p[3][TS][TS + 4], s_q[3][TS][TS + 4]; // pitch TS + 4: mma's fragment loads hit 32 banks
+            // products (cp.async into S = split_stages shared buffers) and
+            // one barrier a step: at step k's barrier every thread has its
+            // copies of step k landed, every thread is done with step
+            // k − 1, whose buffer then takes step k + S − 1's copies, and
+            // warp 0 has seen the flags of step k + S − 1. The buffers
+            // are the launch's dynamic shared memory (split_stages says
+            // why), pitch TS + 4: mma's fragment loads hit 32 banks.
+            constexpr int S = split_stages<MIN_BLOCKS>::value;
+            extern __shared__ __align__(16) float s_split[];
+            float (*const s_p)[TS][TS + 4] = reinterpret_cast<float (*)[TS][TS + 4]>(s_split); // S buffers for row i's tiles
+            float (*const s_q)[TS][TS + 4] = s_p + S;                                           // and S for row c's
             if (c > 0) {
                 // Warp 0 reads the flags of 32 steps at once, one step a
                 // lane, and keeps in ready how many leading steps it has
@@ -1297,22 +1328,22 @@ __global__ void __launch_bounds__(NT, MIN_BLOCKS)
                 const long long next = NT / 32 * lda;
                 auto copy = [&](int k) {
                     if (k < c) {
-                        copy_tile<TS, NT, UPPER>(s_p[k % 3], rp, next);
-                        copy_tile<TS, NT, UPPER>(s_q[k % 3], rq, next);
+                        copy_tile<TS, NT, UPPER>(s_p[k % S], rp, next);
+                        copy_tile<TS, NT, UPPER>(s_q[k % S], rq, next);
                     }
                     commit_async();
                 };
-                wait_steps(2);
+                wait_steps(S - 1);
                 __syncthreads();
-                copy(0);
-                copy(1);
+#pragma unroll
+                for (int k = 0; k < S - 1; ++k) copy(k);
 #pragma unroll 1
                 for (int k = 0; k < c; ++k) {
-                    wait_async<1>();
-                    wait_steps(k + 3);
+                    wait_async<S - 2>();
+                    wait_steps(k + S);
                     __syncthreads();
-                    copy(k + 2);
-                    const int b = k % 3;
+                    copy(k + S - 1);
+                    const int b = k % S;
                     if (diag)
                         cc.template mul_pair<true>(cd, s_p[b], s_q[b]); // and cd −= P·Pᵀ: row j of L is s_p here
                     else

@@ -78,11 +78,16 @@
 // the old chain behind the outer products; it gains nothing from the
 // look-ahead itself, most likely because its persistent blocks (two per
 // multiprocessor, spinning on flags) leave no room for the side product
-// (not profiled). With session 19's and 20's panel kernels and outer
+// (not profiled); a panel grid of 33 to 132 blocks, which leaves it room,
+// made the panels slower than the product gained (session 22, call 1:
+// n = 8192, one matrix, 6976 µs with look-ahead on 264 blocks, 7531 on
+// 132, 8312 on 66). With session 19's and 20's panel kernels and outer
 // panels of 512 columns (WideTiledPanelsFrom, the default from n = 16384)
 // it took 22.9 ms at n = 16384 without look-ahead, against 24.0 for the
-// look-ahead (Lower, session 21); the public Potrf routes it there without
-// the side stream, and stops it at n = 16384 (32768 was not timed).
+// look-ahead (Lower, session 21). The public Potrf routes tiled panels up
+// to n = 16384 (32768 was not timed), and since session 22 never with the
+// side stream, with which they were slower at every order timed (n = 4096
+// at two matrices, 8192 and 16384 at one; the root package's lookAhead).
 //
 // # Precision
 //
@@ -1003,7 +1008,11 @@ func (e *executor[T]) run(st step) error {
 		tasks := (wt*nt - wt*(wt+1)/2 + 1) * int64(e.count)
 		blocks := min(int64(DefaultTiledBlocks(e.s.Context().Device.SMs, 0)), tasks)
 		tiledArgs(&e.args, e.bases[bufA], e.lda, e.stride, e.n, e.count, e.info, e.tickets.Add(4*p.tickets), e.bases[bufX], tp)
-		return cuda.LaunchArgs(e.s, k, [3]uint32{uint32(blocks), 1, 1}, [3]uint32{tiledThreads, 1, 1}, 0, &e.args)
+		var shared uint32
+		if e.split {
+			shared = splitSharedBytes(0) // the panel kernels are built for one block a multiprocessor
+		}
+		return cuda.LaunchArgs(e.s, k, [3]uint32{uint32(blocks), 1, 1}, [3]uint32{tiledThreads, 1, 1}, shared, &e.args)
 	}
 	return nil
 }

@@ -1243,21 +1243,30 @@ func TestKernelResources(t *testing.T) {
 			continue
 		}
 		for i, k := range r.ks {
-			threads := 256
+			threads, dynamic := 256, 0
 			split := r.dt == cuda.Float32
 			switch {
 			case i == 0:
 				threads = diagThreads(r.dt)
-			case i == tiledKernel, i == panelKernel(r.dt, false), split && (i == tiledSplitKernel || i == panelKernel(r.dt, true)):
+			case i == tiledKernel, i == panelKernel(r.dt, false):
 				threads = tiledThreads
+			case split && (i == tiledSplitKernel || i == panelKernel(r.dt, true)):
+				threads, dynamic = tiledThreads, int(splitSharedBytes(0))
 			case split && (i == tiledKernel4 || i == tiledSplitKernel4):
 				threads = tiledThreads
+				if i == tiledSplitKernel4 {
+					dynamic = int(splitSharedBytes(4))
+				}
 				// TiledOptions.Occupancy's grid: four blocks must fit.
-				if blocks, err := k.ActiveBlocksPerSM(threads, 0); err != nil || blocks < 4 {
+				if blocks, err := k.ActiveBlocksPerSM(threads, dynamic); err != nil || blocks < 4 {
 					t.Errorf("%s: %d blocks a multiprocessor (%v), want 4", k.Name, blocks, err)
 				}
 			}
-			gputest.CheckResources(t, k, threads, 0)
+			// The launches do not opt in to more than 48 KiB (splitSharedBytes).
+			if k.StaticSharedBytes+dynamic > 48<<10 {
+				t.Errorf("%s: %d B static and %d B dynamic shared memory, more than 48 KiB", k.Name, k.StaticSharedBytes, dynamic)
+			}
+			gputest.CheckResources(t, k, threads, dynamic)
 		}
 	}
 }

@@ -181,7 +181,35 @@ func PotrfTiled[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n int, a cuda.Dev
 	default:
 		k = ks[tiledKernel]
 	}
-	return cuda.LaunchArgs(s, k, [3]uint32{uint32(blocks), 1, 1}, [3]uint32{tiledThreads, 1, 1}, 0, &args)
+	return cuda.LaunchArgs(s, k, [3]uint32{uint32(blocks), 1, 1}, [3]uint32{tiledThreads, 1, 1}, tiledSharedBytes(opt), &args)
+}
+
+// splitStages is blocked.cu's split_stages: the shared buffers of
+// chol_tiled's split loop in the kernels of TiledOptions.Occupancy (4: the
+// kernels built for four blocks a multiprocessor; 0 or 2: those built for
+// one, which the default grid launches two a multiprocessor, as it does
+// the blocked driver's panel kernels).
+func splitStages(occupancy int) int {
+	if occupancy == 4 {
+		return 4
+	}
+	return 3
+}
+
+// splitSharedBytes is the dynamic shared memory of chol_tiled's split
+// kernels: splitStages buffers for each of the two tiles of a step, 32
+// rows of 36 floats each. With the static part it stays under the 48 KiB
+// a launch gets without opting in (TestKernelResources).
+func splitSharedBytes(occupancy int) uint32 {
+	return uint32(2 * splitStages(occupancy) * TileWidth * (TileWidth + 4) * 4)
+}
+
+// tiledSharedBytes is the dynamic shared memory of PotrfTiled's launch with opt.
+func tiledSharedBytes(opt TiledOptions) uint32 {
+	if opt.Precision != Split3TF32 {
+		return 0
+	}
+	return splitSharedBytes(opt.Occupancy)
 }
 
 // tiledPanel is the part of the matrices one chol_tiled launch factors:

@@ -7,6 +7,8 @@ import (
 	"math"
 	"math/bits"
 	"math/rand/v2"
+	"regexp"
+	"strconv"
 	"testing"
 
 	"github.com/batchlas/batchlas/internal/conformance"
@@ -206,6 +208,28 @@ func TestAccuracyTiled(t *testing.T) {
 // TestDivMagic checks the division chol_tiled does without an integer
 // division: ⌊t·divMagic(d)/2⁶²⌋ = ⌊t/d⌋ for every ticket t < 2³¹, at
 // multiples of d and next to them, for counts from 1 to 2³¹ − 1.
+// TestSplitStages checks that the dynamic shared memory PotrfTiled and the
+// tiled panels launch with is what chol_tiled's split loop indexes: Go's
+// splitStages against blocked.cu's split_stages, read from the source.
+func TestSplitStages(t *testing.T) {
+	m := regexp.MustCompile(`struct split_stages \{\s*static constexpr int value = MIN_BLOCKS == 4 \? (\d+) : (\d+);`).FindStringSubmatch(code)
+	if m == nil {
+		t.Fatal("blocked.cu: split_stages not found")
+	}
+	four, one := m[1], m[2]
+	for occ, want := range map[int]string{4: four, 0: one, 2: one} {
+		if got := strconv.Itoa(splitStages(occ)); got != want {
+			t.Errorf("splitStages(%d) = %s, blocked.cu's split_stages %s", occ, got, want)
+		}
+	}
+	if got, want := splitSharedBytes(4), uint32(2*4*32*36*4); got != want {
+		t.Errorf("splitSharedBytes(4) = %d, want %d", got, want)
+	}
+	if got := tiledSharedBytes(TiledOptions{Occupancy: 4}); got != 0 {
+		t.Errorf("the exact kernels take %d B of dynamic shared memory, want 0", got)
+	}
+}
+
 func TestDivMagic(t *testing.T) {
 	rng := rand.New(rand.NewPCG(19, 1))
 	ds := []int{1, 2, 3, 7, 60, 64, 640, 4095, 65536, 65537, 123456789, 1<<30 + 1, math.MaxInt32}
