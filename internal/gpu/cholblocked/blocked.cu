@@ -1431,7 +1431,13 @@ __global__ void __launch_bounds__(NT, MIN_BLOCKS)
                 // Warps 1… store tile (j, j − 1), a row (Upper) or column a
                 // warp and step, while warp 0 factors. (store_tile's pattern
                 // for 96 threads, inside factor_rows or before it, cost
-                // 16–64 B of local memory, session 18.)
+                // 16–64 B of local memory, session 18.) Between the full
+                // barriers before and after, they read only s_c and warp 0
+                // touches only s_a, s_b and factor_rows' arrays. racecheck
+                // reports hazards in this kernel only when the named barrier
+                // below runs (session 22: none with the store not deferred,
+                // none in the kernels without it), on pairs ordered by a full
+                // barrier (session 21): its reports, not races.
                 if (defer && tid >= 32) {
                     const int lane = tid % 32;
 #pragma unroll 1
