@@ -717,10 +717,9 @@ __global__ void __launch_bounds__(kApplyThreads) chol_apply(T* __restrict__ a, l
 // instruction every 5 cycles a warp, with 8 warps a multiprocessor (255
 // registers). Now each thread's elements are reached by pointer steps
 // (TileRow) and copied by cp.async into shared buffers (copy_tile; three
-// then, split_stages now),
-// which frees those 32 registers: the float Upper split kernels then take
-// the order and deferred store below without local memory, as the others
-// have. Times (CuPy, one process, L2 evicted, µs, session 18's code →
+// then, split_stages now), which frees those 32 registers: the float Upper
+// split kernels then take the order and deferred store below without local
+// memory, as the others have. Times (CuPy, one process, L2 evicted, µs, session 18's code →
 // this): float32 3xTF32 Lower n = 2048 at 8 matrices 1880.8 → 1301.4,
 // n = 4096 at one 1829.7 → 1483.4, n = 1024 at 60 2191.1 → 1534.8; Upper
 // n = 2048 at 8 2197.4 → 1248.2, at 2 709.5 → 549.2, n = 4096 at one

@@ -205,9 +205,6 @@ func TestAccuracyTiled(t *testing.T) {
 	}
 }
 
-// TestDivMagic checks the division chol_tiled does without an integer
-// division: ⌊t·divMagic(d)/2⁶²⌋ = ⌊t/d⌋ for every ticket t < 2³¹, at
-// multiples of d and next to them, for counts from 1 to 2³¹ − 1.
 // TestSplitStages checks that the dynamic shared memory PotrfTiled and the
 // tiled panels launch with is what chol_tiled's split loop indexes: Go's
 // splitStages against blocked.cu's split_stages, read from the source.
@@ -230,6 +227,9 @@ func TestSplitStages(t *testing.T) {
 	}
 }
 
+// TestDivMagic checks the division chol_tiled does without an integer
+// division: ⌊t·divMagic(d)/2⁶²⌋ = ⌊t/d⌋ for every ticket t < 2³¹, at
+// multiples of d and next to them, for counts from 1 to 2³¹ − 1.
 func TestDivMagic(t *testing.T) {
 	rng := rand.New(rand.NewPCG(19, 1))
 	ds := []int{1, 2, 3, 7, 60, 64, 640, 4095, 65536, 65537, 123456789, 1<<30 + 1, math.MaxInt32}
