@@ -266,7 +266,7 @@ const WideTiledPanelsFrom = 16384
 // for the first (largest) outer panel of width columns with
 // Options.TiledPanels: one more than its lower tiles, which bound its tasks.
 func tiledPanelWords(n, width, count int) int64 {
-	nt, wt := roundUp(int64(max(n, 1)), 32)/TileWidth, int64(width)/TileWidth
+	nt, wt := (int64(max(n, 1))+TileWidth-1)/TileWidth, int64(width)/TileWidth
 	return 1 + (wt*nt-wt*(wt-1)/2)*int64(count)
 }
 
