@@ -36,7 +36,12 @@
 //
 // posv_warp is the same factorization followed by the two triangular
 // solves in the same warp (warp_solve), so a float system of order 33…64
-// is read and written once, as posv.cu's kernels do up to 32.
+// is read and written once, as posv.cu's kernels do up to 32. [H200]
+// 65,536 float systems, µs for 1, 8 and 16 right-hand sides, against
+// posv_cta in one process (bench/results/h200/session23/): n = 48 701, 938,
+// 1206 against 2247, 2249, 2255; n = 64 1144, 1500, 2365 against 3071,
+// 3076, 3081. Its first solve, with a branch and a barrier on the owner of
+// each step, ran 1219, 1232, 1929 at n = 48 (session8/).
 
 // Warps per block; warp.go's launcher uses the same value. Two warps keep
 // the Upper tile at 33.3 KB (two float matrices of 64 rows of 65).
@@ -46,26 +51,27 @@ template <typename T, int NC> __device__ __forceinline__ T* warp_tile(int warp) 
     return reinterpret_cast<T*>(potrf_tile) + warp * (NC * (NC + 1));
 }
 
-// warp_publish scales the owner's NR values of row k by 1/L(k, k) and puts
-// them where the warp reads them (cta.cu's publish).
-template <typename T, int NR>
-__device__ __forceinline__ void warp_publish(T (&x)[NR], typename real_of<T>::type s, T* pub) {
-#pragma unroll
-    for (int j = 0; j < NR; ++j) {
-        x[j] = scale(x[j], s);
-        pub[j] = x[j];
-    }
-}
+template <typename T, int NC>
+__device__ __forceinline__ void warp_solve(const T* tile, int n, int lane, T* bm, long long ldb, int nrhs);
 
-template <typename T, int NC, int NR>
-__device__ __forceinline__ void warp_solve(const T* tile, T (*pub)[NR], int n, int lane, T* bm, long long ldb, int nrhs);
+// warp_solve_call is warp_solve as a call, so the solve's registers are
+// allocated apart from the factorization's, which are dead by then. Below
+// NC = 64 posv_warp calls it: 150–157 registers (NVRTC 13), 12 warps per
+// SM, and as fast as inlined or faster (n = 48: 700, 941, 1207 µs against
+// 711, 953, 1221). At NC = 64 the call cost registers instead: 218, 8 warps
+// per SM, 1289, 1645, 2503 µs, against 155 registers and 1144, 1500, 2365
+// inlined (session23/, calls 2 and 3).
+template <typename T, int NC>
+__device__ __noinline__ void warp_solve_call(const T* tile, int n, int lane, T* bm, long long ldb, int nrhs) {
+    warp_solve<T, NC>(tile, n, lane, bm, ldb, nrhs);
+}
 
 // warp_body is potrf_warp's whole work and posv_warp's factorization: NC,
 // columns held by the second row, a multiple of 4 in (32, 64]; UPPER, the
-// triangle that holds A. With NR > 0 (posv_warp, Lower only) it goes on to
-// solve A·X = B with warp_solve, NR right-hand sides at a time, unless the
-// matrix failed; with NR = 0 the solve is not compiled and b is not used.
-template <typename T, int NC, int NR, bool UPPER, bool VEC>
+// triangle that holds A. With SOLVE (posv_warp, Lower only) it goes on to
+// solve A·X = B with warp_solve unless the matrix failed; without, the
+// solve is not compiled and b is not used.
+template <typename T, int NC, bool SOLVE, bool UPPER, bool VEC>
 __device__ __forceinline__ void warp_body(T* __restrict__ a, long long lda, long long stride, int n, int count,
                                           int* __restrict__ info, T* __restrict__ b, long long ldb, long long bstride,
                                           int nrhs) {
@@ -238,9 +244,8 @@ __device__ __forceinline__ void warp_body(T* __restrict__ a, long long lda, long
 
     if (lane == 0) info[m] = fail;
 
-    if constexpr (NR > 0) {
+    if constexpr (SOLVE) {
         static_assert(!UPPER, "posv_warp is Lower only");
-        __shared__ T pub[kWarpTier][2][NR > 0 ? NR : 1];
         if (fail != 0) return; // uniform over the warp: B is neither read nor written
         T* const tile = warp_tile<T, NC>(warp);
 #pragma unroll
@@ -250,105 +255,212 @@ __device__ __forceinline__ void warp_body(T* __restrict__ a, long long lda, long
         for (int c = 0; c < NC; ++c)
             if (ib < NC && c <= ib) tile[ib * (NC + 1) + c] = rb[c];
         __syncwarp();
-        warp_solve<T, NC, NR>(tile, pub[warp], n, lane, b + m * bstride, ldb, nrhs);
+        if constexpr (NC == 64)
+            warp_solve<T, NC>(tile, n, lane, b + m * bstride, ldb, nrhs);
+        else
+            warp_solve_call<T, NC>(tile, n, lane, b + m * bstride, ldb, nrhs);
     }
 }
 
 // potrf_warp factors one matrix per warp (warp_body).
 template <typename T, int NC, bool UPPER, bool VEC>
 __global__ void potrf_warp(T* __restrict__ a, long long lda, long long stride, int n, int count, int* __restrict__ info) {
-    warp_body<T, NC, 0, UPPER, VEC>(a, lda, stride, n, count, info, nullptr, 0, 0, 0);
+    warp_body<T, NC, false, UPPER, VEC>(a, lda, stride, n, count, info, nullptr, 0, 0, 0);
 }
 
 // posv_warp solves A·X = B, A in its lower triangle, for one matrix per
 // warp: the factorization exactly as potrf_warp's (A gets the same bits,
 // info the same value), then, unless it failed, the rows of L into the
-// warp's tile (dynamic shared memory, warpTileBytes) and warp_solve, NR
-// right-hand sides at a time. B is n×nrhs column-major with leading
+// warp's tile (dynamic shared memory, warpTileBytes) and warp_solve
+// (warp_solve_call below NC = 64). B is n×nrhs column-major with leading
 // dimension ldb, matrix m at m·bstride. Lower only: with Upper's tile
-// staging, n = 64 spilled about 300 bytes at NR = 8 and 16 (NVRTC 11.8,
-// sm_90), and Lower spilled 168 bytes at NR = 16, none at 8.
-template <typename T, int NC, int NR>
+// staging, n = 64 spilled about 300 bytes (NVRTC 11.8, sm_90).
+template <typename T, int NC>
 __global__ void posv_warp(T* __restrict__ a, long long lda, long long stride, int n, T* __restrict__ b, long long ldb,
                           long long bstride, int nrhs, int count, int* __restrict__ info) {
-    warp_body<T, NC, NR, false, false>(a, lda, stride, n, count, info, b, ldb, bstride, nrhs);
+    warp_body<T, NC, true, false, false>(a, lda, stride, n, count, info, b, ldb, bstride, nrhs);
+}
+
+// warp_bcast is lane src's v, for every lane of the warp.
+__device__ __forceinline__ float warp_bcast(float v, int src) { return __shfl_sync(0xffffffffu, v, src); }
+__device__ __forceinline__ double warp_bcast(double v, int src) { return __shfl_sync(0xffffffffu, v, src); }
+__device__ __forceinline__ cfloat warp_bcast(cfloat v, int src) {
+    return cfloat{__shfl_sync(0xffffffffu, v.re, src), __shfl_sync(0xffffffffu, v.im, src)};
+}
+__device__ __forceinline__ cdouble warp_bcast(cdouble v, int src) {
+    return cdouble{__shfl_sync(0xffffffffu, v.re, src), __shfl_sync(0xffffffffu, v.im, src)};
+}
+
+// warp_take sets y to row k's W values scaled by 1/L(k, k), x holding the
+// lane's own row and inv its 1/L(row, row), row k's owner being lane
+// owner: by shuffle for W < 4 (every lane scales), through the
+// warp's buffer buf (the owner scales and stores, a __syncwarp, every lane
+// loads) from there on, where one vector load stands for four shuffles.
+// [H200] shuffles at every width ran n = 48 with 16 right-hand sides in
+// 1571 µs against 1207 through the buffer, n = 33 1173 against 865
+// (session23/, call 2).
+template <typename T, int W>
+__device__ __forceinline__ void warp_take(T (&y)[W], const T (&x)[W], typename real_of<T>::type inv, int owner,
+                                          int lane, T* buf) {
+    if constexpr (W < 4) {
+        const auto s = warp_bcast(inv, owner);
+#pragma unroll
+        for (int j = 0; j < W; ++j) y[j] = scale(warp_bcast(x[j], owner), s);
+    } else {
+        constexpr int V = 16 / (int)sizeof(T);
+        static_assert(W % V == 0, "whole vectors");
+        if (lane == owner) {
+#pragma unroll
+            for (int j = 0; j < W; j += V) {
+                pack<T> p;
+#pragma unroll
+                for (int e = 0; e < V; ++e) p.v[e] = scale(x[j + e], inv);
+                *reinterpret_cast<pack<T>*>(buf + j) = p;
+            }
+        }
+        __syncwarp();
+#pragma unroll
+        for (int j = 0; j < W; j += V) {
+            const pack<T> p = *reinterpret_cast<const pack<T>*>(buf + j);
+#pragma unroll
+            for (int e = 0; e < V; ++e) y[j + e] = p.v[e];
+        }
+    }
+}
+
+// warp_sweeps solves L·Lᴴ·X = B for W right-hand sides held in registers:
+// xa and xb are rows lane and lane + 32 of B on entry and of X on return,
+// L is row-major in the warp's tile (L(i, k) at tile[i·(NC + 1) + k]),
+// inva and invb are 1/L(row, row) of the lane's rows (0 for a row ≥ n),
+// pub the warp's two buffers of 16 for warp_take, used by step parity (a
+// buffer is rewritten two steps after it was read, past the readers'
+// __syncwarp of the step between).
+//
+// Step k of L·Y = B: every lane gets row k's values scaled by 1/L(k, k)
+// from their owner (lane k mod 32, warp_take), then the rows after k take
+// L(row, k) times them off their own; the owner's own row is scaled once,
+// after the sweep. Lᴴ·X = Y runs backwards with conj(L(k, row)) and the
+// rows before k. The operations and their order are cta_solve's, so X has
+// the bits potrs_cta gives for the same factor; what changed is how row k
+// reaches the others: no branch on the owner around the whole step, and by
+// shuffle for narrow chunks. Each sweep is split at row 32 so the owner's
+// register (xa or xb) is known at compile time. Only real rows are stepped
+// (k < n): a padding row's zero times an infinite Y would make NaNs where
+// cta_solve leaves numbers.
+template <typename T, int NC, int W>
+__device__ __forceinline__ void warp_sweeps(const T* tile, int n, int lane, typename real_of<T>::type inva,
+                                            typename real_of<T>::type invb, T (&xa)[W], T (&xb)[W], T* pub) {
+    const auto at = [&](int i, int k) { return tile[i * (NC + 1) + k]; }; // L(i, k)
+    const int ib = lane + 32;
+    const bool realb = ib < n;
+    // L·Y = B, rows 0..31: lane > k for the first row, every real second row.
+#pragma unroll 4
+    for (int k = 0; k < 32; ++k) {
+        const T la = at(lane, lane > k ? k : 0);
+        const T lb = realb ? at(ib, k) : from_real<T>(0);
+        T y[W];
+        warp_take<T, W>(y, xa, inva, k, lane, pub + (k & 1) * 16);
+        if (lane > k) {
+#pragma unroll
+            for (int j = 0; j < W; ++j) xa[j] = sub_mul(xa[j], la, y[j]);
+        }
+        if (realb) {
+#pragma unroll
+            for (int j = 0; j < W; ++j) xb[j] = sub_mul(xb[j], lb, y[j]);
+        }
+    }
+    // Rows 32..n-1: only second rows after k.
+#pragma unroll 4
+    for (int k = 32; k < n; ++k) {
+        const T lb = realb ? at(ib, k) : from_real<T>(0);
+        T y[W];
+        warp_take<T, W>(y, xb, invb, k - 32, lane, pub + (k & 1) * 16);
+        if (realb && ib > k) {
+#pragma unroll
+            for (int j = 0; j < W; ++j) xb[j] = sub_mul(xb[j], lb, y[j]);
+        }
+    }
+#pragma unroll
+    for (int j = 0; j < W; ++j) {
+        xa[j] = scale(xa[j], inva);
+        xb[j] = scale(xb[j], invb);
+    }
+    // Lᴴ·X = Y, rows n-1..32: every first row, second rows before k. Its
+    // buffers are the other way round (step k in buffer k + 1's), so its
+    // first step does not rewrite what the forward sweep's last one read.
+#pragma unroll 4
+    for (int k = n - 1; k >= 32; --k) {
+        const T la = at(k, lane);
+        const T lb = at(k, ib < k ? ib : 0);
+        T y[W];
+        warp_take<T, W>(y, xb, invb, k - 32, lane, pub + (~k & 1) * 16);
+#pragma unroll
+        for (int j = 0; j < W; ++j) xa[j] = sub_mul_conj(xa[j], y[j], la);
+        if (ib < k) {
+#pragma unroll
+            for (int j = 0; j < W; ++j) xb[j] = sub_mul_conj(xb[j], y[j], lb);
+        }
+    }
+    // Rows 31..0: first rows before k.
+#pragma unroll 4
+    for (int k = 31; k >= 0; --k) {
+        const T la = at(k, lane < k ? lane : 0);
+        T y[W];
+        warp_take<T, W>(y, xa, inva, k, lane, pub + (~k & 1) * 16);
+        if (lane < k) {
+#pragma unroll
+            for (int j = 0; j < W; ++j) xa[j] = sub_mul_conj(xa[j], y[j], la);
+        }
+    }
+#pragma unroll
+    for (int j = 0; j < W; ++j) {
+        xa[j] = scale(xa[j], inva);
+        xb[j] = scale(xb[j], invb);
+    }
+}
+
+// warp_chunk loads W right-hand sides from column c0 of B, solves them with
+// warp_sweeps and stores them back.
+template <typename T, int NC, int W>
+__device__ __forceinline__ void warp_chunk(const T* tile, int n, int lane, typename real_of<T>::type inva,
+                                           typename real_of<T>::type invb, T* bm, long long ldb, int c0, T* pub) {
+    const int ib = lane + 32;
+    const bool realb = ib < n;
+    T xa[W], xb[W];
+#pragma unroll
+    for (int j = 0; j < W; ++j) {
+        const long long off = (long long)(c0 + j) * ldb;
+        xa[j] = bm[lane + off];
+        xb[j] = realb ? bm[ib + off] : from_real<T>(0);
+    }
+    warp_sweeps<T, NC, W>(tile, n, lane, inva, invb, xa, xb, pub);
+#pragma unroll
+    for (int j = 0; j < W; ++j) {
+        const long long off = (long long)(c0 + j) * ldb;
+        bm[lane + off] = xa[j];
+        if (realb) bm[ib + off] = xb[j];
+    }
 }
 
 // warp_solve overwrites B with the solution of L·Lᴴ·X = B for the warp's
 // matrix, row i of L in row i of the warp's tile, B n×nrhs column-major at
-// bm.
-//
-// Lane i holds rows i and i + 32 of NR right-hand sides at a time, as it
-// held those rows of L. Step k of L·Y = B: the owner of row k scales it by
-// 1/L(k, k) and publishes it in pub[k & 1]; after a __syncwarp every later
-// row takes L(row, k) times it off its own. Lᴴ·X = Y runs the same steps
-// backwards with conj(L(k, row)). These are cta_solve's operations in its
-// order, with 1/L(k, k) formed as it forms it, so X has the bits potrs_cta
-// gives for the same factor (Potrs above n = 32 is potrs_cta). A buffer is
-// rewritten two steps after it was read, past the reader's __syncwarp of the
-// step between; where the backward sweep starts on the forward sweep's last
-// buffer, that last forward step has no readers (no row is after n − 1).
-// Reads of the tile are conflict-free: L(row, k) strides by NC + 1 (odd)
-// across lanes, L(k, row) by 1.
-template <typename T, int NC, int NR>
-__device__ __forceinline__ void warp_solve(const T* tile, T (*pub)[NR], int n, int lane, T* bm, long long ldb, int nrhs) {
+// bm: lane i holds rows i and i + 32 of B, in chunks of 16 right-hand sides
+// and then 8, 4, 2 and 1 for what is left, so no chunk carries unused
+// columns. Reads of the tile are conflict-free: L(row, k) strides by NC + 1
+// (odd) across lanes, L(k, row) by 1.
+template <typename T, int NC>
+__device__ __forceinline__ void warp_solve(const T* tile, int n, int lane, T* bm, long long ldb, int nrhs) {
     using R = typename real_of<T>::type;
-    const auto at = [&](int i, int k) { return tile[i * (NC + 1) + k]; }; // L(i, k)
+    __shared__ __align__(16) T pubs[kWarpTier][2 * 16];
+    T* const pub = pubs[threadIdx.x / 32];
     const int ib = lane + 32;
-    const bool realb = ib < n;
-    const R inva = R(1) / re(at(lane, lane));
-    const R invb = realb ? R(1) / re(at(ib, ib)) : R(0);
+    const R inva = R(1) / re(tile[lane * (NC + 1) + lane]);
+    const R invb = ib < n ? R(1) / re(tile[ib * (NC + 1) + ib]) : R(0);
+    int c0 = 0;
 #pragma unroll 1
-    for (int c0 = 0; c0 < nrhs; c0 += NR) {
-        const int cols = min(NR, nrhs - c0);
-        T xa[NR], xb[NR];
-#pragma unroll
-        for (int j = 0; j < NR; ++j) {
-            const long long off = (long long)(c0 + j) * ldb;
-            xa[j] = j < cols ? bm[lane + off] : from_real<T>(R(0));
-            xb[j] = j < cols && realb ? bm[ib + off] : from_real<T>(R(0));
-        }
-        // L·Y = B.
-#pragma unroll 1
-        for (int k = 0; k < n; ++k) {
-            T* const p = pub[k & 1];
-            if (lane == k) warp_publish<T, NR>(xa, inva, p);
-            if (ib == k) warp_publish<T, NR>(xb, invb, p);
-            __syncwarp();
-            if (lane > k) {
-                const T l = at(lane, k);
-#pragma unroll
-                for (int j = 0; j < NR; ++j) xa[j] = sub_mul(xa[j], l, p[j]);
-            }
-            if (realb && ib > k) {
-                const T l = at(ib, k);
-#pragma unroll
-                for (int j = 0; j < NR; ++j) xb[j] = sub_mul(xb[j], l, p[j]);
-            }
-        }
-        // Lᴴ·X = Y: X(row) −= conj(L(k, row))·X(k) for row < k.
-#pragma unroll 1
-        for (int k = n - 1; k >= 0; --k) {
-            T* const p = pub[k & 1];
-            if (lane == k) warp_publish<T, NR>(xa, inva, p);
-            if (ib == k) warp_publish<T, NR>(xb, invb, p);
-            __syncwarp();
-            if (lane < k) {
-                const T l = at(k, lane);
-#pragma unroll
-                for (int j = 0; j < NR; ++j) xa[j] = sub_mul_conj(xa[j], p[j], l);
-            }
-            if (realb && ib < k) {
-                const T l = at(k, ib);
-#pragma unroll
-                for (int j = 0; j < NR; ++j) xb[j] = sub_mul_conj(xb[j], p[j], l);
-            }
-        }
-#pragma unroll
-        for (int j = 0; j < NR; ++j) {
-            const long long off = (long long)(c0 + j) * ldb;
-            if (j < cols) bm[lane + off] = xa[j];
-            if (j < cols && realb) bm[ib + off] = xb[j];
-        }
-    }
+    for (; c0 + 16 <= nrhs; c0 += 16) warp_chunk<T, NC, 16>(tile, n, lane, inva, invb, bm, ldb, c0, pub);
+    if (c0 + 8 <= nrhs) warp_chunk<T, NC, 8>(tile, n, lane, inva, invb, bm, ldb, c0, pub), c0 += 8;
+    if (c0 + 4 <= nrhs) warp_chunk<T, NC, 4>(tile, n, lane, inva, invb, bm, ldb, c0, pub), c0 += 4;
+    if (c0 + 2 <= nrhs) warp_chunk<T, NC, 2>(tile, n, lane, inva, invb, bm, ldb, c0, pub), c0 += 2;
+    if (c0 < nrhs) warp_chunk<T, NC, 1>(tile, n, lane, inva, invb, bm, ldb, c0, pub);
 }

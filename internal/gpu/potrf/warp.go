@@ -47,25 +47,16 @@ func warpKernelNames(dt cuda.DType, nc int) []string {
 	return []string{name(false, false), name(true, false), name(true, true)}
 }
 
-// MaxPosvWarp is the largest order posv_warp solves, the largest where it
-// was timed ahead of posv_cta at every right-hand-side count: [H200] 65,536
-// float systems, n = 48, 1.84× posv_cta's speed with 1 right-hand side,
-// 1.82× with 8, 1.17× with 16. At n = 64 NVRTC 13 spilled 224 bytes of it
-// (255 registers) and it ran 1.17× with 1 and 0.82× with 16. The buckets
-// 52…60 compiled with 151–158 registers and no local memory but are not
-// timed yet, so they stay with posv_cta
-// (bench/results/h200/session8/posvwarp-potrf.log).
-const MaxPosvWarp = 48
-
-// posvWarpChunk is posv_warp's NR, the right-hand sides a lane holds at
-// once for each of its two rows: at 16 (posv_cta's chunk) n = 64 spilled
-// 168 bytes (NVRTC 11.8, sm_90), at 8 none.
-const posvWarpChunk = 8
+// MaxPosvWarp is the largest order posv_warp solves: every order of the
+// warp tier. [H200] 65,536 float systems, 1, 4 and 16 right-hand sides,
+// against the vendor composition in one process: n = 48 6.22×, 5.25×,
+// 4.10×; n = 64 5.93×, 5.35×, 3.50× (bench/results/h200/session23/, call 3).
+const MaxPosvWarp = 64
 
 // posvWarpNames are the name expressions of posv_warp (Lower only) for
 // bucket nc.
 func posvWarpNames(dt cuda.DType, nc int) []string {
-	return []string{fmt.Sprintf("posv_warp<%s, %d, %d>", typeName[dt], nc, posvWarpChunk)}
+	return []string{fmt.Sprintf("posv_warp<%s, %d>", typeName[dt], nc)}
 }
 
 // warpTypes are the types with a warp kernel.

@@ -47,8 +47,8 @@ func TestWarpArguments(t *testing.T) {
 	if b := warpTileBytes(cuda.Float32, MaxWarp); b > ctaSharedLimit {
 		t.Errorf("Upper tile at n = %d: %d B, over %d", MaxWarp, b, ctaSharedLimit)
 	}
-	if got := len(WarpKernelNames()); got != (3*8+4)*len(warpTypes) { // Lower, Upper tile, Upper in place; posv_warp up to 48
-		t.Errorf("%d warp kernels, want %d", got, (3*8+4)*len(warpTypes))
+	if got := len(WarpKernelNames()); got != (3+1)*8*len(warpTypes) { // Lower, Upper tile, Upper in place, posv_warp; 8 buckets
+		t.Errorf("%d warp kernels, want %d", got, (3+1)*8*len(warpTypes))
 	}
 	// posv_warp: Lower float32 only, refused before the stream is looked at.
 	for _, tc := range []struct {
@@ -59,7 +59,7 @@ func TestWarpArguments(t *testing.T) {
 		{"Upper", PosvWarp[float32](nil, core.Upper, 40, 1, 1<<20, 40, 1600, 1<<22, 40, 40, 1, 1<<24), core.ErrUnsupported},
 		{"float64", PosvWarp[float64](nil, core.Lower, 40, 1, 1<<20, 40, 1600, 1<<22, 40, 40, 1, 1<<24), core.ErrUnsupported},
 		{"n = 32", PosvWarp[float32](nil, core.Lower, 32, 1, 1<<20, 32, 1024, 1<<22, 32, 32, 1, 1<<24), core.ErrUnsupported},
-		{"n = 49", PosvWarp[float32](nil, core.Lower, 49, 1, 1<<20, 49, 49*49, 1<<22, 49, 49, 1, 1<<24), core.ErrUnsupported},
+		{"n = 65", PosvWarp[float32](nil, core.Lower, 65, 1, 1<<20, 65, 65*65, 1<<22, 65, 65, 1, 1<<24), core.ErrUnsupported},
 		{"nil stream", PosvWarp[float32](nil, core.Lower, 40, 1, 1<<20, 40, 1600, 1<<22, 40, 40, 1, 1<<24), core.ErrArgument},
 	} {
 		if !errors.Is(tc.err, tc.want) {
@@ -274,7 +274,7 @@ func TestPosvWarpTiming(t *testing.T) {
 	}
 	s := gputest.Stream(t)
 	tm := gputest.NewTimer(t, s)
-	for _, n := range []int{MaxN + 1, MaxPosvWarp} { // the first and last orders it serves
+	for _, n := range []int{MaxN + 1, 48, MaxPosvWarp} { // the first and last orders it serves, and one between
 		for _, nrhs := range []int{1, 8, 16} {
 			timePosvWarp(t, s, tm, n, nrhs, 65536)
 		}
