@@ -5,8 +5,8 @@
 // factor's columns in shared memory for the substitutions; A and B are read
 // and written once (posv.cu says how and why). Both go on to MaxPosvN
 // with potrf's one-block tier (potrf.PosvCTA, potrf.PotrsCTA), except that
-// Posv takes potrf's warp tier (potrf.PosvWarp) for float32 Lower up to
-// potrf.MaxPosvWarp.
+// both take potrf's warp tier (potrf.PosvWarp, potrf.PotrsWarp) for
+// float32 Lower up to potrf.MaxPosvWarp.
 package posv
 
 import (
@@ -335,7 +335,9 @@ func Posv[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int, a cuda.Dev
 // overwrites. Layouts are Posv's. A zero on the factor's diagonal gives
 // infinities and NaNs in that matrix's X, as the substitution does in
 // LAPACK; no matrix affects another. Above MaxN the work is
-// potrf.PotrsCTA's, whose X has the bits of Posv's for the same factor.
+// potrf.PotrsWarp's for float32 Lower up to potrf.MaxPosvWarp and
+// potrf.PotrsCTA's otherwise; either's X has the bits of Posv's for the
+// same factor.
 // Argument errors return before anything is queued; n > MaxPosvN is an
 // error wrapping core.ErrUnsupported.
 func Potrs[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int, a cuda.DevicePtr, lda int, strideA int64,
@@ -351,6 +353,9 @@ func Potrs[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int, a cuda.De
 		return nil
 	}
 	if n > MaxN {
+		if potrf.CanPosvWarp(dt, uplo, n) == nil {
+			return potrf.PotrsWarp[T](s, uplo, n, nrhs, a, lda, strideA, b, ldb, strideB, count)
+		}
 		return potrf.PotrsCTA[T](s, uplo, n, nrhs, a, lda, strideA, b, ldb, strideB, count)
 	}
 	var args cuda.Args

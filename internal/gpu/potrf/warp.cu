@@ -38,10 +38,12 @@
 // solves in the same warp (warp_solve), so a float system of order 33…64
 // is read and written once, as posv.cu's kernels do up to 32. [H200]
 // 65,536 float systems, µs for 1, 8 and 16 right-hand sides, against
-// posv_cta in one process (bench/results/h200/session23/): n = 48 701, 938,
-// 1206 against 2247, 2249, 2255; n = 64 1144, 1500, 2365 against 3071,
-// 3076, 3081. Its first solve, with a branch and a barrier on the owner of
-// each step, ran 1219, 1232, 1929 at n = 48 (session8/).
+// posv_cta in one process (bench/results/h200/session24/, call 1): n = 48
+// 691, 883, 1115 against 2244, 2249, 2256; n = 64 1020, 1434, 1874 against
+// 3071, 3075, 3082. The solve before this one (the owner scaled row k in
+// the chain of every step) ran 701, 936, 1209 and 1140, 1427, 2368 in the
+// same call; the first, with a branch and a barrier on the owner of each
+// step, 1219, 1232, 1929 at n = 48 (session8/).
 
 // Warps per block; warp.go's launcher uses the same value. Two warps keep
 // the Upper tile at 33.3 KB (two float matrices of 64 rows of 65).
@@ -281,6 +283,48 @@ __global__ void posv_warp(T* __restrict__ a, long long lda, long long stride, in
     warp_body<T, NC, true, false, false>(a, lda, stride, n, count, info, b, ldb, bstride, nrhs);
 }
 
+// potrs_warp solves A·X = B given A's factor as potrf_warp and posv_warp
+// leave it (L in the lower triangle; only that triangle is read, the
+// diagonal's real part only), one matrix per warp: lane i loads rows i and
+// i + 32 of L into the warp's tile, then warp_solve as posv_warp runs it, so
+// X has the bits posv_warp gives for the same factor. info is not written
+// (a zero on the diagonal gives infinities and NaNs, as LAPACK's
+// substitution does). Lower only, as posv_warp: Upper Potrs stays with
+// potrs_cta. [H200] 65,536 float systems, 1, 4 and 16 right-hand sides
+// (batchlas tune potrs, session24/ call 3): n = 64 734, 837, 1283 µs
+// against the vendor's 2134, 2061, 3591; potrs_cta lost to the vendor
+// there (2236 against 2133 with one, session 7's table), its block
+// waiting at a barrier on every step of both substitutions.
+template <typename T, int NC>
+__global__ void potrs_warp(const T* __restrict__ a, long long lda, long long stride, int n, T* __restrict__ b,
+                           long long ldb, long long bstride, int nrhs, int count) {
+    const int lane = threadIdx.x % 32;
+    const int warp = threadIdx.x / 32;
+    const long long m = (long long)blockIdx.x * kWarpTier + warp;
+    if (m >= count) return; // the whole warp: the kernel has no block-wide barrier
+    const int ib = lane + 32;
+    const bool realb = ib < n;
+    const T* const am = a + m * stride;
+    T* const tile = warp_tile<T, NC>(warp);
+    // Column c of L, rows ≥ c: consecutive addresses across the lanes.
+#pragma unroll 4
+    for (int c = 0; c < NC; ++c) {
+        if (c < 32 && c <= lane) {
+            const T x = am[lane + c * lda];
+            tile[lane * (NC + 1) + c] = c == lane ? from_real<T>(re(x)) : x;
+        }
+        if (realb && c <= ib) {
+            const T x = am[ib + c * lda];
+            tile[ib * (NC + 1) + c] = c == ib ? from_real<T>(re(x)) : x;
+        }
+    }
+    __syncwarp();
+    if constexpr (NC == 64)
+        warp_solve<T, NC>(tile, n, lane, b + m * bstride, ldb, nrhs);
+    else
+        warp_solve_call<T, NC>(tile, n, lane, b + m * bstride, ldb, nrhs);
+}
+
 // warp_bcast is lane src's v, for every lane of the warp.
 __device__ __forceinline__ float warp_bcast(float v, int src) { return __shfl_sync(0xffffffffu, v, src); }
 __device__ __forceinline__ double warp_bcast(double v, int src) { return __shfl_sync(0xffffffffu, v, src); }
@@ -291,21 +335,19 @@ __device__ __forceinline__ cdouble warp_bcast(cdouble v, int src) {
     return cdouble{__shfl_sync(0xffffffffu, v.re, src), __shfl_sync(0xffffffffu, v.im, src)};
 }
 
-// warp_take sets y to row k's W values scaled by 1/L(k, k), x holding the
-// lane's own row and inv its 1/L(row, row), row k's owner being lane
-// owner: by shuffle for W < 4 (every lane scales), through the
-// warp's buffer buf (the owner scales and stores, a __syncwarp, every lane
-// loads) from there on, where one vector load stands for four shuffles.
-// [H200] shuffles at every width ran n = 48 with 16 right-hand sides in
-// 1571 µs against 1207 through the buffer, n = 33 1173 against 865
-// (session23/, call 2).
+// warp_take sets y to row k's W values as they stand (not scaled), x
+// holding the lane's own row, row k's owner being lane owner: by shuffle
+// for W < 4, through the warp's buffer buf (the owner stores, a
+// __syncwarp, every lane loads) from there on, where one vector load
+// stands for four shuffles. [H200] shuffles at every width ran n = 48
+// with 16 right-hand sides in 1571 µs against 1207 through the buffer,
+// n = 33 1173 against 865 (session23/, call 2, when the owner scaled the
+// row first).
 template <typename T, int W>
-__device__ __forceinline__ void warp_take(T (&y)[W], const T (&x)[W], typename real_of<T>::type inv, int owner,
-                                          int lane, T* buf) {
+__device__ __forceinline__ void warp_take(T (&y)[W], const T (&x)[W], int owner, int lane, T* buf) {
     if constexpr (W < 4) {
-        const auto s = warp_bcast(inv, owner);
 #pragma unroll
-        for (int j = 0; j < W; ++j) y[j] = scale(warp_bcast(x[j], owner), s);
+        for (int j = 0; j < W; ++j) y[j] = warp_bcast(x[j], owner);
     } else {
         constexpr int V = 16 / (int)sizeof(T);
         static_assert(W % V == 0, "whole vectors");
@@ -314,7 +356,7 @@ __device__ __forceinline__ void warp_take(T (&y)[W], const T (&x)[W], typename r
             for (int j = 0; j < W; j += V) {
                 pack<T> p;
 #pragma unroll
-                for (int e = 0; e < V; ++e) p.v[e] = scale(x[j + e], inv);
+                for (int e = 0; e < V; ++e) p.v[e] = x[j + e];
                 *reinterpret_cast<pack<T>*>(buf + j) = p;
             }
         }
@@ -336,17 +378,17 @@ __device__ __forceinline__ void warp_take(T (&y)[W], const T (&x)[W], typename r
 // buffer is rewritten two steps after it was read, past the readers'
 // __syncwarp of the step between).
 //
-// Step k of L·Y = B: every lane gets row k's values scaled by 1/L(k, k)
-// from their owner (lane k mod 32, warp_take), then the rows after k take
-// L(row, k) times them off their own; the owner's own row is scaled once,
-// after the sweep. Lᴴ·X = Y runs backwards with conj(L(k, row)) and the
-// rows before k. The operations and their order are cta_solve's, so X has
-// the bits potrs_cta gives for the same factor; what changed is how row k
-// reaches the others: no branch on the owner around the whole step, and by
-// shuffle for narrow chunks. Each sweep is split at row 32 so the owner's
-// register (xa or xb) is known at compile time. Only real rows are stepped
-// (k < n): a padding row's zero times an infinite Y would make NaNs where
-// cta_solve leaves numbers.
+// Step k of L·Y = B: every lane gets row k's values as they stand from
+// their owner (lane k mod 32, warp_take), and the rows after k take
+// L(row, k)/L(k, k) times them off their own; each row is scaled by
+// 1/L(row, row) once, after the sweep. Lᴴ·X = Y runs backwards with
+// conj(L(k, row))/L(k, k) and the rows before k. So the scaling is two
+// multiplies a step, on L, off the chain from one step to the next,
+// instead of W on the owner's row in it; X is not cta_solve's to the bit,
+// and potrs_warp runs this same solve so Potrs and Posv agree. Each sweep
+// is split at row 32 so the owner's register (xa or xb) is known at
+// compile time. Only real rows are stepped (k < n): a padding row's zero
+// times an infinite Y would make NaNs where the real rows have numbers.
 template <typename T, int NC, int W>
 __device__ __forceinline__ void warp_sweeps(const T* tile, int n, int lane, typename real_of<T>::type inva,
                                             typename real_of<T>::type invb, T (&xa)[W], T (&xb)[W], T* pub) {
@@ -356,10 +398,11 @@ __device__ __forceinline__ void warp_sweeps(const T* tile, int n, int lane, type
     // L·Y = B, rows 0..31: lane > k for the first row, every real second row.
 #pragma unroll 4
     for (int k = 0; k < 32; ++k) {
-        const T la = at(lane, lane > k ? k : 0);
-        const T lb = realb ? at(ib, k) : from_real<T>(0);
+        const auto s = warp_bcast(inva, k);
+        const T la = scale(at(lane, lane > k ? k : 0), s);
+        const T lb = realb ? scale(at(ib, k), s) : from_real<T>(0);
         T y[W];
-        warp_take<T, W>(y, xa, inva, k, lane, pub + (k & 1) * 16);
+        warp_take<T, W>(y, xa, k, lane, pub + (k & 1) * 16);
         if (lane > k) {
 #pragma unroll
             for (int j = 0; j < W; ++j) xa[j] = sub_mul(xa[j], la, y[j]);
@@ -372,9 +415,10 @@ __device__ __forceinline__ void warp_sweeps(const T* tile, int n, int lane, type
     // Rows 32..n-1: only second rows after k.
 #pragma unroll 4
     for (int k = 32; k < n; ++k) {
-        const T lb = realb ? at(ib, k) : from_real<T>(0);
+        const auto s = warp_bcast(invb, k - 32);
+        const T lb = realb ? scale(at(ib, k), s) : from_real<T>(0);
         T y[W];
-        warp_take<T, W>(y, xb, invb, k - 32, lane, pub + (k & 1) * 16);
+        warp_take<T, W>(y, xb, k - 32, lane, pub + (k & 1) * 16);
         if (realb && ib > k) {
 #pragma unroll
             for (int j = 0; j < W; ++j) xb[j] = sub_mul(xb[j], lb, y[j]);
@@ -390,10 +434,11 @@ __device__ __forceinline__ void warp_sweeps(const T* tile, int n, int lane, type
     // first step does not rewrite what the forward sweep's last one read.
 #pragma unroll 4
     for (int k = n - 1; k >= 32; --k) {
-        const T la = at(k, lane);
-        const T lb = at(k, ib < k ? ib : 0);
+        const auto s = warp_bcast(invb, k - 32);
+        const T la = scale(at(k, lane), s);
+        const T lb = scale(at(k, ib < k ? ib : 0), s);
         T y[W];
-        warp_take<T, W>(y, xb, invb, k - 32, lane, pub + (~k & 1) * 16);
+        warp_take<T, W>(y, xb, k - 32, lane, pub + (~k & 1) * 16);
 #pragma unroll
         for (int j = 0; j < W; ++j) xa[j] = sub_mul_conj(xa[j], y[j], la);
         if (ib < k) {
@@ -404,9 +449,10 @@ __device__ __forceinline__ void warp_sweeps(const T* tile, int n, int lane, type
     // Rows 31..0: first rows before k.
 #pragma unroll 4
     for (int k = 31; k >= 0; --k) {
-        const T la = at(k, lane < k ? lane : 0);
+        const auto s = warp_bcast(inva, k);
+        const T la = scale(at(k, lane < k ? lane : 0), s);
         T y[W];
-        warp_take<T, W>(y, xa, inva, k, lane, pub + (~k & 1) * 16);
+        warp_take<T, W>(y, xa, k, lane, pub + (~k & 1) * 16);
         if (lane < k) {
 #pragma unroll
             for (int j = 0; j < W; ++j) xa[j] = sub_mul_conj(xa[j], y[j], la);

@@ -47,10 +47,12 @@ func warpKernelNames(dt cuda.DType, nc int) []string {
 	return []string{name(false, false), name(true, false), name(true, true)}
 }
 
-// MaxPosvWarp is the largest order posv_warp solves: every order of the
-// warp tier. [H200] 65,536 float systems, 1, 4 and 16 right-hand sides,
-// against the vendor composition in one process: n = 48 6.22×, 5.25×,
-// 4.10×; n = 64 5.93×, 5.35×, 3.50× (bench/results/h200/session23/, call 3).
+// MaxPosvWarp is the largest order posv_warp and potrs_warp solve: every
+// order of the warp tier. [H200] 65,536 float systems, 1, 4 and 16
+// right-hand sides, against the vendor in one process
+// (bench/results/h200/session24/, call 3): Posv n = 48 6.39×, 5.38×, 4.47×,
+// n = 64 6.71×, 6.19×, 4.44× (posv's TestPosvTiming); Potrs n = 48 3.48×,
+// 2.78×, 2.76×, n = 64 2.91×, 2.46×, 2.80× (batchlas tune potrs).
 const MaxPosvWarp = 64
 
 // posvWarpNames are the name expressions of posv_warp (Lower only) for
@@ -59,13 +61,19 @@ func posvWarpNames(dt cuda.DType, nc int) []string {
 	return []string{fmt.Sprintf("posv_warp<%s, %d>", typeName[dt], nc)}
 }
 
+// potrsWarpNames are the name expressions of potrs_warp (Lower only) for
+// bucket nc.
+func potrsWarpNames(dt cuda.DType, nc int) []string {
+	return []string{fmt.Sprintf("potrs_warp<%s, %d>", typeName[dt], nc)}
+}
+
 // warpTypes are the types with a warp kernel.
 var warpTypes = []cuda.DType{cuda.Float32}
 
 // WarpKernelNames lists every name expression of warp.cu, for a registry or
 // a compile check: potrf_warp (Lower, Upper through the tile, Upper in
-// place) for each of the 8 buckets and posv_warp (Lower) for those up to
-// MaxPosvWarp.
+// place) for each of the 8 buckets and posv_warp and potrs_warp (Lower) for
+// those up to MaxPosvWarp.
 func WarpKernelNames() []string {
 	var names []string
 	for _, dt := range warpTypes {
@@ -73,6 +81,7 @@ func WarpKernelNames() []string {
 			names = append(names, warpKernelNames(dt, nc)...)
 			if nc <= MaxPosvWarp {
 				names = append(names, posvWarpNames(dt, nc)...)
+				names = append(names, potrsWarpNames(dt, nc)...)
 			}
 		}
 	}
@@ -96,12 +105,19 @@ var warpLoaded cuda.KernelSets[warpKey]
 // a module of their own (calls that never solve do not compile them).
 var posvWarpLoaded cuda.KernelSets[warpKey]
 
+// potrsWarpLoaded holds potrs_warp's, likewise.
+var potrsWarpLoaded cuda.KernelSets[warpKey]
+
 func warpKernels(c *cuda.Context, dt cuda.DType, nc int) ([]*cuda.Kernel, error) {
 	return loadWarp(c, &warpLoaded, "warp", warpKernelNames, dt, nc)
 }
 
 func posvWarpKernels(c *cuda.Context, dt cuda.DType, nc int) ([]*cuda.Kernel, error) {
 	return loadWarp(c, &posvWarpLoaded, "posv_warp", posvWarpNames, dt, nc)
+}
+
+func potrsWarpKernels(c *cuda.Context, dt cuda.DType, nc int) ([]*cuda.Kernel, error) {
+	return loadWarp(c, &potrsWarpLoaded, "potrs_warp", potrsWarpNames, dt, nc)
 }
 
 // loadWarp gets bucket nc's kernels named by names from set, compiling
@@ -213,7 +229,7 @@ func CanPosvWarp(dtype cuda.DType, uplo core.Uplo, n int) error {
 // PosvWarp queues on s posv_warp: for count matrices, the factorization
 // exactly as PotrfWarp's (A gets the same bits, info the same values), then
 // the solve of A·X = B, X over B, for the matrices that did not fail; a
-// failed matrix's B is neither read nor written. X has the bits PotrsCTA
+// failed matrix's B is neither read nor written. X has the bits PotrsWarp
 // gives for the same factor. B is n×nrhs column-major, leading dimension
 // ldb, matrix m at m·strideB. Calls CanPosvWarp refuses are errors (PosvCTA
 // takes them). It serves posv.Posv, which checks the arguments; this checks
@@ -237,5 +253,32 @@ func PosvWarp[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int, a cuda
 	var args cuda.Args
 	args.Ptr(a).Int64(int64(lda)).Int64(strideA).Int32(int32(n)).Ptr(b).Int64(int64(ldb)).Int64(strideB).
 		Int32(int32(nrhs)).Int32(int32(count)).Ptr(info)
+	return warpLaunch(s, ks[0], count, warpTileBytes(dt, n), &args)
+}
+
+// PotrsWarp queues on s potrs_warp: for count matrices given by their
+// factors as PotrfWarp and PosvWarp leave them (Lower), the solve of
+// A·X = B, X over B, with PosvWarp's solve (the same bits). Layouts are
+// PosvWarp's. Calls CanPosvWarp refuses are errors (PotrsCTA takes them).
+// It serves posv.Potrs, which checks the arguments.
+func PotrsWarp[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int, a cuda.DevicePtr, lda int, strideA int64,
+	b cuda.DevicePtr, ldb int, strideB int64, count int) error {
+	dt := cuda.DTypeOf[T]()
+	if err := CanPosvWarp(dt, uplo, n); err != nil {
+		return err
+	}
+	switch {
+	case s == nil:
+		return fmt.Errorf("%w: potrf: potrs_warp: nil stream", core.ErrArgument)
+	case count == 0 || n == 0 || nrhs == 0:
+		return nil
+	}
+	ks, err := potrsWarpKernels(s.Context(), dt, warpCols(n))
+	if err != nil {
+		return err
+	}
+	var args cuda.Args
+	args.Ptr(a).Int64(int64(lda)).Int64(strideA).Int32(int32(n)).Ptr(b).Int64(int64(ldb)).Int64(strideB).
+		Int32(int32(nrhs)).Int32(int32(count))
 	return warpLaunch(s, ks[0], count, warpTileBytes(dt, n), &args)
 }

@@ -47,23 +47,28 @@ func TestWarpArguments(t *testing.T) {
 	if b := warpTileBytes(cuda.Float32, MaxWarp); b > ctaSharedLimit {
 		t.Errorf("Upper tile at n = %d: %d B, over %d", MaxWarp, b, ctaSharedLimit)
 	}
-	if got := len(WarpKernelNames()); got != (3+1)*8*len(warpTypes) { // Lower, Upper tile, Upper in place, posv_warp; 8 buckets
-		t.Errorf("%d warp kernels, want %d", got, (3+1)*8*len(warpTypes))
+	if got := len(WarpKernelNames()); got != (3+2)*8*len(warpTypes) { // Lower, Upper tile, Upper in place, posv_warp, potrs_warp; 8 buckets
+		t.Errorf("%d warp kernels, want %d", got, (3+2)*8*len(warpTypes))
 	}
-	// posv_warp: Lower float32 only, refused before the stream is looked at.
+	// posv_warp and potrs_warp: Lower float32 only, refused before the
+	// stream is looked at.
 	for _, tc := range []struct {
 		name string
 		err  error
 		want error
 	}{
-		{"Upper", PosvWarp[float32](nil, core.Upper, 40, 1, 1<<20, 40, 1600, 1<<22, 40, 40, 1, 1<<24), core.ErrUnsupported},
-		{"float64", PosvWarp[float64](nil, core.Lower, 40, 1, 1<<20, 40, 1600, 1<<22, 40, 40, 1, 1<<24), core.ErrUnsupported},
-		{"n = 32", PosvWarp[float32](nil, core.Lower, 32, 1, 1<<20, 32, 1024, 1<<22, 32, 32, 1, 1<<24), core.ErrUnsupported},
-		{"n = 65", PosvWarp[float32](nil, core.Lower, 65, 1, 1<<20, 65, 65*65, 1<<22, 65, 65, 1, 1<<24), core.ErrUnsupported},
-		{"nil stream", PosvWarp[float32](nil, core.Lower, 40, 1, 1<<20, 40, 1600, 1<<22, 40, 40, 1, 1<<24), core.ErrArgument},
+		{"Posv Upper", PosvWarp[float32](nil, core.Upper, 40, 1, 1<<20, 40, 1600, 1<<22, 40, 40, 1, 1<<24), core.ErrUnsupported},
+		{"Posv float64", PosvWarp[float64](nil, core.Lower, 40, 1, 1<<20, 40, 1600, 1<<22, 40, 40, 1, 1<<24), core.ErrUnsupported},
+		{"Posv n = 32", PosvWarp[float32](nil, core.Lower, 32, 1, 1<<20, 32, 1024, 1<<22, 32, 32, 1, 1<<24), core.ErrUnsupported},
+		{"Posv n = 65", PosvWarp[float32](nil, core.Lower, 65, 1, 1<<20, 65, 65*65, 1<<22, 65, 65, 1, 1<<24), core.ErrUnsupported},
+		{"Posv nil stream", PosvWarp[float32](nil, core.Lower, 40, 1, 1<<20, 40, 1600, 1<<22, 40, 40, 1, 1<<24), core.ErrArgument},
+		{"Potrs Upper", PotrsWarp[float32](nil, core.Upper, 40, 1, 1<<20, 40, 1600, 1<<22, 40, 40, 1), core.ErrUnsupported},
+		{"Potrs float64", PotrsWarp[float64](nil, core.Lower, 40, 1, 1<<20, 40, 1600, 1<<22, 40, 40, 1), core.ErrUnsupported},
+		{"Potrs n = 65", PotrsWarp[float32](nil, core.Lower, 65, 1, 1<<20, 65, 65*65, 1<<22, 65, 65, 1), core.ErrUnsupported},
+		{"Potrs nil stream", PotrsWarp[float32](nil, core.Lower, 40, 1, 1<<20, 40, 1600, 1<<22, 40, 40, 1), core.ErrArgument},
 	} {
 		if !errors.Is(tc.err, tc.want) {
-			t.Errorf("PosvWarp, %s: %v, want %v", tc.name, tc.err, tc.want)
+			t.Errorf("%s: %v, want %v", tc.name, tc.err, tc.want)
 		}
 	}
 }
@@ -160,17 +165,25 @@ func TestWarpKernelResources(t *testing.T) {
 				t.Errorf("%v, bucket %d: %v", dt, nc, err)
 				continue
 			}
-			var posv []*cuda.Kernel
+			var solves []*cuda.Kernel
 			if nc <= MaxPosvWarp {
-				if posv, err = posvWarpKernels(c, dt, nc); err != nil {
+				posv, err := posvWarpKernels(c, dt, nc)
+				if err != nil {
 					t.Errorf("%v, bucket %d: %v", dt, nc, err)
 					continue
 				}
+				potrs, err := potrsWarpKernels(c, dt, nc)
+				if err != nil {
+					t.Errorf("%v, bucket %d: %v", dt, nc, err)
+					continue
+				}
+				solves = append(posv, potrs...)
 			}
-			// potrf_warp Lower, Upper (the tile), Upper in place, posv_warp (the tile).
-			for i, k := range append(ks, posv...) {
+			// potrf_warp Lower, Upper (the tile), Upper in place; posv_warp
+			// and potrs_warp (the tile).
+			for i, k := range append(ks, solves...) {
 				shared := 0
-				if i == 1 || i == 3 {
+				if i != 0 && i != 2 {
 					shared = warpTileBytes(dt, nc)
 					if err := k.AllowDynamicShared(shared); err != nil {
 						t.Errorf("%s: %v", k.Name, err)
