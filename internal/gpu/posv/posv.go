@@ -34,7 +34,8 @@ var Source = scalar.Source("posv.cu", code)
 const MaxN = 32
 
 // MaxPosvN is the largest order Posv and Potrs take: above MaxN they are
-// potrf.PosvCTA and potrf.PotrsCTA, one block of 64 threads per matrix.
+// potrf.PosvWarp and potrf.PotrsWarp for float32 Lower (a warp per matrix)
+// and potrf.PosvCTA and potrf.PotrsCTA otherwise (a block of 64 threads).
 const MaxPosvN = potrf.MaxPosvCTA
 
 // maxThreads is the block size where the shared memory allows it: four
