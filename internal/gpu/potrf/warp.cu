@@ -38,12 +38,13 @@
 // solves in the same warp (warp_solve), so a float system of order 33…64
 // is read and written once, as posv.cu's kernels do up to 32. [H200]
 // 65,536 float systems, µs for 1, 8 and 16 right-hand sides, against
-// posv_cta in one process (bench/results/h200/session24/, call 1): n = 48
-// 691, 883, 1115 against 2244, 2249, 2256; n = 64 1020, 1434, 1874 against
-// 3071, 3075, 3082. The solve before this one (the owner scaled row k in
-// the chain of every step) ran 701, 936, 1209 and 1140, 1427, 2368 in the
-// same call; the first, with a branch and a barrier on the owner of each
-// step, 1219, 1232, 1929 at n = 48 (session8/).
+// posv_cta in one process (bench/results/h200/session25/, call 1): n = 48
+// 688, 827, 1011 against 2245, 2249, 2256; n = 64 1113, 1379, 1514 against
+// 3071, 3075, 3081. Earlier solves: a branch around each row's update,
+// 689, 886, 1118 and 1016, 1400, 1874 (session24/, call 4); the owner
+// scaling row k in the chain of every step, 701, 936, 1209 and 1140, 1427,
+// 2368 (session24/, call 1); the first, with a branch and a barrier on the
+// owner of each step, 1219, 1232, 1929 at n = 48 (session8/).
 
 // Warps per block; warp.go's launcher uses the same value. Two warps keep
 // the Upper tile at 33.3 KB (two float matrices of 64 rows of 65).
@@ -291,8 +292,8 @@ __global__ void posv_warp(T* __restrict__ a, long long lda, long long stride, in
 // (a zero on the diagonal gives infinities and NaNs, as LAPACK's
 // substitution does). Lower only, as posv_warp: Upper Potrs stays with
 // potrs_cta. [H200] 65,536 float systems, 1, 4 and 16 right-hand sides
-// (batchlas tune potrs, session24/ call 3): n = 64 734, 837, 1283 µs
-// against the vendor's 2134, 2061, 3591; potrs_cta lost to the vendor
+// (batchlas tune potrs, session25/ call 1): n = 64 708, 787, 1107 µs
+// against the vendor's 2127, 2048, 3576; potrs_cta lost to the vendor
 // there (2236 against 2133 with one, session 7's table), its block
 // waiting at a barrier on every step of both substitutions.
 template <typename T, int NC>
@@ -395,6 +396,15 @@ __device__ __forceinline__ void warp_sweeps(const T* tile, int n, int lane, type
     const auto at = [&](int i, int k) { return tile[i * (NC + 1) + k]; }; // L(i, k)
     const int ib = lane + 32;
     const bool realb = ib < n;
+    // A row that takes no part in a step subtracts zero times row k instead
+    // of branching around its products: for finite values the same bits,
+    // for a non-finite row k NaNs in rows whose X would be non-finite
+    // anyway. [H200] 65,536 float systems, 1, 8, 16 right-hand sides
+    // (potrf's TestPosvWarpTiming): n = 48 688, 827, 1011 µs, n = 64 1113,
+    // 1379, 1514 (session25/, call 1), against 689, 886, 1118 and 1016,
+    // 1400, 1874 with branches (session24/, call 4). Masking from 4
+    // columns on only ran n = 64 in 1122, 1436, 1695 (session24/, call 5):
+    // no better at one column and worse at 16.
     // L·Y = B, rows 0..31: lane > k for the first row, every real second row.
 #pragma unroll 4
     for (int k = 0; k < 32; ++k) {
@@ -403,14 +413,11 @@ __device__ __forceinline__ void warp_sweeps(const T* tile, int n, int lane, type
         const T lb = realb ? scale(at(ib, k), s) : from_real<T>(0);
         T y[W];
         warp_take<T, W>(y, xa, k, lane, pub + (k & 1) * 16);
-        if (lane > k) {
+        const T lm = lane > k ? la : from_real<T>(0);
 #pragma unroll
-            for (int j = 0; j < W; ++j) xa[j] = sub_mul(xa[j], la, y[j]);
-        }
-        if (realb) {
+        for (int j = 0; j < W; ++j) xa[j] = sub_mul(xa[j], lm, y[j]);
 #pragma unroll
-            for (int j = 0; j < W; ++j) xb[j] = sub_mul(xb[j], lb, y[j]);
-        }
+        for (int j = 0; j < W; ++j) xb[j] = sub_mul(xb[j], lb, y[j]); // lb is 0 on a padding row
     }
     // Rows 32..n-1: only second rows after k.
 #pragma unroll 4
@@ -419,10 +426,9 @@ __device__ __forceinline__ void warp_sweeps(const T* tile, int n, int lane, type
         const T lb = realb ? scale(at(ib, k), s) : from_real<T>(0);
         T y[W];
         warp_take<T, W>(y, xb, k - 32, lane, pub + (k & 1) * 16);
-        if (realb && ib > k) {
+        const T lm = ib > k ? lb : from_real<T>(0);
 #pragma unroll
-            for (int j = 0; j < W; ++j) xb[j] = sub_mul(xb[j], lb, y[j]);
-        }
+        for (int j = 0; j < W; ++j) xb[j] = sub_mul(xb[j], lm, y[j]);
     }
 #pragma unroll
     for (int j = 0; j < W; ++j) {
@@ -441,10 +447,9 @@ __device__ __forceinline__ void warp_sweeps(const T* tile, int n, int lane, type
         warp_take<T, W>(y, xb, k - 32, lane, pub + (~k & 1) * 16);
 #pragma unroll
         for (int j = 0; j < W; ++j) xa[j] = sub_mul_conj(xa[j], y[j], la);
-        if (ib < k) {
+        const T lm = ib < k ? lb : from_real<T>(0);
 #pragma unroll
-            for (int j = 0; j < W; ++j) xb[j] = sub_mul_conj(xb[j], y[j], lb);
-        }
+        for (int j = 0; j < W; ++j) xb[j] = sub_mul_conj(xb[j], y[j], lm);
     }
     // Rows 31..0: first rows before k.
 #pragma unroll 4
@@ -453,10 +458,9 @@ __device__ __forceinline__ void warp_sweeps(const T* tile, int n, int lane, type
         const T la = scale(at(k, lane < k ? lane : 0), s);
         T y[W];
         warp_take<T, W>(y, xa, k, lane, pub + (~k & 1) * 16);
-        if (lane < k) {
+        const T lm = lane < k ? la : from_real<T>(0);
 #pragma unroll
-            for (int j = 0; j < W; ++j) xa[j] = sub_mul_conj(xa[j], y[j], la);
-        }
+        for (int j = 0; j < W; ++j) xa[j] = sub_mul_conj(xa[j], y[j], lm);
     }
 #pragma unroll
     for (int j = 0; j < W; ++j) {

@@ -50,9 +50,9 @@ func warpKernelNames(dt cuda.DType, nc int) []string {
 // MaxPosvWarp is the largest order posv_warp and potrs_warp solve: every
 // order of the warp tier. [H200] 65,536 float systems, 1, 4 and 16
 // right-hand sides, against the vendor in one process
-// (bench/results/h200/session24/, call 3): Posv n = 48 6.39×, 5.38×, 4.47×,
-// n = 64 6.71×, 6.19×, 4.44× (posv's TestPosvTiming); Potrs n = 48 3.48×,
-// 2.78×, 2.76×, n = 64 2.91×, 2.46×, 2.80× (batchlas tune potrs).
+// (bench/results/h200/session25/, call 1): Posv n = 48 6.28×, 5.49×, 4.87×,
+// n = 64 6.09×, 6.07×, 5.53× (posv's TestPosvTiming); Potrs n = 48 4.26×,
+// 3.48×, 3.56×, n = 64 3.00×, 2.60×, 3.23× (batchlas tune potrs).
 const MaxPosvWarp = 64
 
 // posvWarpNames are the name expressions of posv_warp (Lower only) for
