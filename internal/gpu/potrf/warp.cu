@@ -38,10 +38,11 @@
 // solves in the same warp (warp_solve), so a float system of order 33…64
 // is read and written once, as posv.cu's kernels do up to 32. [H200]
 // 65,536 float systems, µs for 1, 8 and 16 right-hand sides, against
-// posv_cta in one process (bench/results/h200/session25/, call 1): n = 48
-// 688, 827, 1011 against 2245, 2249, 2256; n = 64 1113, 1379, 1514 against
-// 3071, 3075, 3081. Earlier solves: a branch around each row's update,
-// 689, 886, 1118 and 1016, 1400, 1874 (session24/, call 4); the owner
+// posv_cta in one process (bench/results/h200/session25/, call 3): n = 48
+// 688, 825, 929 against 2244, 2250, 2255; n = 64 1108, 1383, 1492 against
+// 3070, 3075, 3080. Earlier solves: without half-warp chunks, n = 48 688,
+// 827, 1011 (session25/, call 1); a branch around each row's update, 689,
+// 886, 1118 and 1016, 1400, 1874 (session24/, call 4); the owner
 // scaling row k in the chain of every step, 701, 936, 1209 and 1140, 1427,
 // 2368 (session24/, call 1); the first, with a branch and a barrier on the
 // owner of each step, 1219, 1232, 1929 at n = 48 (session8/).
@@ -49,6 +50,7 @@
 // Warps per block; warp.go's launcher uses the same value. Two warps keep
 // the Upper tile at 33.3 KB (two float matrices of 64 rows of 65).
 enum { kWarpTier = 2 };
+
 
 template <typename T, int NC> __device__ __forceinline__ T* warp_tile(int warp) {
     return reinterpret_cast<T*>(potrf_tile) + warp * (NC * (NC + 1));
@@ -292,8 +294,8 @@ __global__ void posv_warp(T* __restrict__ a, long long lda, long long stride, in
 // (a zero on the diagonal gives infinities and NaNs, as LAPACK's
 // substitution does). Lower only, as posv_warp: Upper Potrs stays with
 // potrs_cta. [H200] 65,536 float systems, 1, 4 and 16 right-hand sides
-// (batchlas tune potrs, session25/ call 1): n = 64 708, 787, 1107 µs
-// against the vendor's 2127, 2048, 3576; potrs_cta lost to the vendor
+// (batchlas tune potrs, session25/ call 3): n = 64 708, 787, 1106 µs
+// against the vendor's 2124, 2049, 3576; potrs_cta lost to the vendor
 // there (2236 against 2133 with one, session 7's table), its block
 // waiting at a barrier on every step of both substitutions.
 template <typename T, int NC>
@@ -492,11 +494,152 @@ __device__ __forceinline__ void warp_chunk(const T* tile, int n, int lane, typen
     }
 }
 
+// half_bcast is lane src's v (src < 16) of the calling lane's half-warp.
+__device__ __forceinline__ float half_bcast(float v, int src) { return __shfl_sync(0xffffffffu, v, src, 16); }
+__device__ __forceinline__ double half_bcast(double v, int src) { return __shfl_sync(0xffffffffu, v, src, 16); }
+__device__ __forceinline__ cfloat half_bcast(cfloat v, int src) {
+    return cfloat{__shfl_sync(0xffffffffu, v.re, src, 16), __shfl_sync(0xffffffffu, v.im, src, 16)};
+}
+__device__ __forceinline__ cdouble half_bcast(cdouble v, int src) {
+    return cdouble{__shfl_sync(0xffffffffu, v.re, src, 16), __shfl_sync(0xffffffffu, v.im, src, 16)};
+}
+
+// half_take is warp_take within a half-warp: y gets the H values x holds
+// on lane owner of the caller's half (i its lane there), by shuffle below
+// 4 values or where they are not whole vectors, else through the half's
+// buffer buf (the owner stores, a __syncwarp of the whole warp, every lane
+// loads).
+template <typename T, int H>
+__device__ __forceinline__ void half_take(T (&y)[H], const T (&x)[H], int owner, int i, T* buf) {
+    constexpr int V = 16 / (int)sizeof(T);
+    if constexpr (H < 4 || H % V != 0) {
+#pragma unroll
+        for (int j = 0; j < H; ++j) y[j] = half_bcast(x[j], owner);
+    } else {
+        if (i == owner) {
+#pragma unroll
+            for (int j = 0; j < H; j += V) {
+                pack<T> p;
+#pragma unroll
+                for (int e = 0; e < V; ++e) p.v[e] = x[j + e];
+                *reinterpret_cast<pack<T>*>(buf + j) = p;
+            }
+        }
+        __syncwarp();
+#pragma unroll
+        for (int j = 0; j < H; j += V) {
+            const pack<T> p = *reinterpret_cast<const pack<T>*>(buf + j);
+#pragma unroll
+            for (int e = 0; e < V; ++e) y[j + e] = p.v[e];
+        }
+    }
+}
+
+// half_sweeps is warp_sweeps with the warp split in two halves of 16
+// lanes, each solving H of the chunk's right-hand sides: lane i of a half
+// holds rows i, i + 16, … (NR = ⌈NC/16⌉ of them) in x[r], inv[r] being
+// 1/L(row, row) (0 for a row ≥ n), pub the half's two buffers of 8. The
+// steps, their order and every product are warp_sweeps', so X has the
+// same bits; what changes is the work a step issues. A row is idle once
+// the sweep has passed it, and with rows dealt out by 16 a step of part p
+// (k in 16p…16p+15) updates NR − p rows of H values, where warp_sweeps
+// updates both of a lane's rows, of W = 2H values, until k reaches 32:
+// at NC = 48, 16 values a step on average against 26.7, and row k comes
+// in half as many loads.
+template <typename T, int NC, int H>
+__device__ __forceinline__ void half_sweeps(const T* tile, int n, int i, const typename real_of<T>::type (&inv)[(NC + 15) / 16],
+                                            T (&x)[(NC + 15) / 16][H], T* pub) {
+    constexpr int NR = (NC + 15) / 16;
+    static_assert(H <= 8, "a half's buffer holds 8 values");
+    const auto at = [&](int r, int k) { return tile[r * (NC + 1) + k]; }; // L(r, k)
+    // Row i + 16r is real for every lane when its block ends below NC − 3
+    // (n ≥ NC − 3), known at compile time; else it is tested.
+    const auto real = [&](int r) { return 16 * r + 15 < NC - 3 || i + 16 * r < n; };
+    // L·Y = B: part p steps k = 16p…, rows i + 16r for r ≥ p; row p only
+    // where i > k − 16p.
+#pragma unroll
+    for (int p = 0; p < NR; ++p) {
+        const int end = 16 * p + 16 < n ? 16 * p + 16 : n;
+#pragma unroll 4
+        for (int k = 16 * p; k < end; ++k) {
+            const int o = k - 16 * p;
+            const auto s = half_bcast(inv[p], o);
+            T y[H];
+            half_take<T, H>(y, x[p], o, i, pub + (k & 1) * 16);
+#pragma unroll
+            for (int r = p; r < NR; ++r) {
+                const bool on = (r > p || i > o) && real(r);
+                const T l = scale(at(on ? i + 16 * r : 0, k), s);
+                const T lm = on ? l : from_real<T>(0);
+#pragma unroll
+                for (int j = 0; j < H; ++j) x[r][j] = sub_mul(x[r][j], lm, y[j]);
+            }
+        }
+    }
+#pragma unroll
+    for (int r = 0; r < NR; ++r)
+#pragma unroll
+        for (int j = 0; j < H; ++j) x[r][j] = scale(x[r][j], inv[r]);
+    // Lᴴ·X = Y: part p steps k = …16p backwards, rows i + 16r for r ≤ p;
+    // row p only where i < k − 16p. Buffers the other way round, as in
+    // warp_sweeps.
+#pragma unroll
+    for (int p = NR - 1; p >= 0; --p) {
+        const int end = 16 * p + 16 < n ? 16 * p + 16 : n;
+#pragma unroll 4
+        for (int k = end - 1; k >= 16 * p; --k) {
+            const int o = k - 16 * p;
+            const auto s = half_bcast(inv[p], o);
+            T y[H];
+            half_take<T, H>(y, x[p], o, i, pub + (~k & 1) * 16);
+#pragma unroll
+            for (int r = 0; r <= p; ++r) {
+                const bool on = r < p || i < o;
+                const T l = scale(at(k, on ? i + 16 * r : 0), s);
+                const T lm = on ? l : from_real<T>(0);
+#pragma unroll
+                for (int j = 0; j < H; ++j) x[r][j] = sub_mul_conj(x[r][j], y[j], lm);
+            }
+        }
+    }
+#pragma unroll
+    for (int r = 0; r < NR; ++r)
+#pragma unroll
+        for (int j = 0; j < H; ++j) x[r][j] = scale(x[r][j], inv[r]);
+}
+
+// half_chunk loads 2H right-hand sides from column c0 of B, H a half (the
+// lower half columns c0…c0+H−1), solves them with half_sweeps and stores
+// them back.
+template <typename T, int NC, int H>
+__device__ __forceinline__ void half_chunk(const T* tile, int n, int lane, const typename real_of<T>::type (&inv)[(NC + 15) / 16],
+                                           T* bm, long long ldb, int c0, T* pub) {
+    constexpr int NR = (NC + 15) / 16;
+    const int i = lane % 16;
+    const int c = c0 + (lane / 16) * H;
+    T x[NR][H];
+#pragma unroll
+    for (int r = 0; r < NR; ++r)
+#pragma unroll
+        for (int j = 0; j < H; ++j) {
+            const int row = i + 16 * r;
+            x[r][j] = row < n ? bm[row + (long long)(c + j) * ldb] : from_real<T>(0);
+        }
+    half_sweeps<T, NC, H>(tile, n, i, inv, x, pub + (lane / 16) * 8);
+#pragma unroll
+    for (int r = 0; r < NR; ++r)
+#pragma unroll
+        for (int j = 0; j < H; ++j) {
+            const int row = i + 16 * r;
+            if (row < n) bm[row + (long long)(c + j) * ldb] = x[r][j];
+        }
+}
+
 // warp_solve overwrites B with the solution of L·Lᴴ·X = B for the warp's
 // matrix, row i of L in row i of the warp's tile, B n×nrhs column-major at
 // bm: lane i holds rows i and i + 32 of B, in chunks of 16 right-hand sides
 // and then 8, 4, 2 and 1 for what is left, so no chunk carries unused
-// columns. Reads of the tile are conflict-free: L(row, k) strides by NC + 1
+// columns; up to NC = 48 a chunk of 16 is two halves of 8 (half_chunk). Reads of the tile are conflict-free: L(row, k) strides by NC + 1
 // (odd) across lanes, L(k, row) by 1.
 template <typename T, int NC>
 __device__ __forceinline__ void warp_solve(const T* tile, int n, int lane, T* bm, long long ldb, int nrhs) {
@@ -506,9 +649,27 @@ __device__ __forceinline__ void warp_solve(const T* tile, int n, int lane, T* bm
     const int ib = lane + 32;
     const R inva = R(1) / re(tile[lane * (NC + 1) + lane]);
     const R invb = ib < n ? R(1) / re(tile[ib * (NC + 1) + ib]) : R(0);
+    // Half-warp chunks (half_chunk) where NC ≤ 48, for 16 columns only.
+    // [H200] 65,536 float systems, 16 right-hand sides (session25/, call
+    // 2, lab builds): n = 48 921–931 µs against 1012 with warp_chunk, n = 33
+    // 642 against 683; the landed build 929 and 643 (call 3). At 8 columns they were no faster (n = 48 833–846
+    // against 826), and at NC = 64 (four rows a lane) they ran 16 in 2816
+    // against 1478, and spilled (184–232 B) with chunks of 4 or 2 as halves.
+    constexpr int NR = (NC + 15) / 16;
+    R inv[NR];
+#pragma unroll
+    for (int r = 0; r < NR; ++r) {
+        const int row = lane % 16 + 16 * r;
+        inv[r] = row < n ? R(1) / re(tile[row * (NC + 1) + row]) : R(0);
+    }
     int c0 = 0;
 #pragma unroll 1
-    for (; c0 + 16 <= nrhs; c0 += 16) warp_chunk<T, NC, 16>(tile, n, lane, inva, invb, bm, ldb, c0, pub);
+    for (; c0 + 16 <= nrhs; c0 += 16) {
+        if constexpr (NR <= 3)
+            half_chunk<T, NC, 8>(tile, n, lane, inv, bm, ldb, c0, pub);
+        else
+            warp_chunk<T, NC, 16>(tile, n, lane, inva, invb, bm, ldb, c0, pub);
+    }
     if (c0 + 8 <= nrhs) warp_chunk<T, NC, 8>(tile, n, lane, inva, invb, bm, ldb, c0, pub), c0 += 8;
     if (c0 + 4 <= nrhs) warp_chunk<T, NC, 4>(tile, n, lane, inva, invb, bm, ldb, c0, pub), c0 += 4;
     if (c0 + 2 <= nrhs) warp_chunk<T, NC, 2>(tile, n, lane, inva, invb, bm, ldb, c0, pub), c0 += 2;

@@ -50,9 +50,9 @@ func warpKernelNames(dt cuda.DType, nc int) []string {
 // MaxPosvWarp is the largest order posv_warp and potrs_warp solve: every
 // order of the warp tier. [H200] 65,536 float systems, 1, 4 and 16
 // right-hand sides, against the vendor in one process
-// (bench/results/h200/session25/, call 1): Posv n = 48 6.28×, 5.49×, 4.87×,
-// n = 64 6.09×, 6.07×, 5.53× (posv's TestPosvTiming); Potrs n = 48 4.26×,
-// 3.48×, 3.56×, n = 64 3.00×, 2.60×, 3.23× (batchlas tune potrs).
+// (bench/results/h200/session25/, call 3): Posv n = 48 6.32×, 5.47×, 5.34×,
+// n = 64 6.24×, 5.82×, 5.50× (posv's TestPosvTiming); Potrs n = 48 4.50×,
+// 3.70×, 4.37×, n = 64 3.00×, 2.60×, 3.23× (batchlas tune potrs).
 const MaxPosvWarp = 64
 
 // posvWarpNames are the name expressions of posv_warp (Lower only) for
