@@ -31,8 +31,8 @@ func Builtin() []*Op {
 		}
 	}
 	// The factor-and-solve kernels of internal/gpu/posv: register-resident
-	// up to posv.MaxN, then potrf's posv_warp and potrs_warp (float32
-	// Lower) or posv_cta and potrs_cta.
+	// up to posv.MaxN, then potrf's posv_warp and potrs_warp (float32) or
+	// posv_cta and potrs_cta.
 	fused := func() []Candidate {
 		return []Candidate{{Name: "native:fused", CanRun: nativeUpTo(posv.MaxPosvN)}}
 	}

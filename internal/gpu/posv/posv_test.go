@@ -305,11 +305,20 @@ func testPosv[T core.Scalar](t *testing.T, s *cuda.Stream) {
 		for _, n := range posvOrders() {
 			// A subtest per case, so its device buffers are freed at its end.
 			t.Run(fmt.Sprintf("%v/n=%d", uplo, n), func(t *testing.T) {
-				r, at := posvCase[T](t, s, uplo, n, count, uint64(1000*n)+uint64(uplo))
+				r, at := posvCase[T](t, s, uplo, n, count, uint64(1000*n)+uint64(uplo), false)
 				if r > worst {
 					worst, worstAt = r, at
 				}
 			})
+			if uplo == core.Upper && n > MaxN {
+				// 16-byte columns: the kernels above MaxN move Upper's in place.
+				t.Run(fmt.Sprintf("%v/n=%d/vectors", uplo, n), func(t *testing.T) {
+					r, at := posvCase[T](t, s, uplo, n, count, uint64(1000*n)+uint64(uplo), true)
+					if r > worst {
+						worst, worstAt = r, at+", 16-byte columns"
+					}
+				})
+			}
 		}
 		t.Logf("%s %v: worst ‖A·X − B‖₁/(n·eps·‖A‖₁·‖X‖₁) = %.3f (%s; bound %g)", core.TypeName[T](), uplo, worst, worstAt, float64(conformance.SolveBound))
 	}
@@ -326,12 +335,22 @@ func posvOrders() []int {
 
 // posvCase runs one order through every count of nrhsList and returns the
 // worst solve residual and where it was. Above MaxN, where Posv is
-// posv_warp (float32 Lower, n ≤ potrf.MaxPosvWarp) or posv_cta and Potrs is potrs_cta, the
-// reference factor is potrf.PotrfWarp's or potrf.PotrfCTA's.
-func posvCase[T core.Scalar](t *testing.T, s *cuda.Stream, uplo core.Uplo, n, count int, seed uint64) (float64, string) {
+// posv_warp (float32, n ≤ potrf.MaxPosvWarp) or posv_cta and Potrs is
+// potrs_warp or potrs_cta, the reference factor is potrf.PotrfWarp's or
+// potrf.PotrfCTA's. With vectors, A's columns and matrices start on 16
+// bytes (lda and the stride multiples of 4 elements).
+func posvCase[T core.Scalar](t *testing.T, s *cuda.Stream, uplo core.Uplo, n, count int, seed uint64, vectors bool) (float64, string) {
 	t.Helper()
 	name := fmt.Sprintf("%s/%v/n=%d", core.TypeName[T](), uplo, n)
 	in, items := gputest.MixedBatch[T](n, count, uplo, seed)
+	if vectors {
+		lda := (n + 4) / 4 * 4 // > n, and 16 bytes for every type
+		v := oracle.NewStridedLayout[T](n, n, count, lda, lda*n+4)
+		for b := range count {
+			oracle.Store(v, b, oracle.Load(in, b))
+		}
+		in, name = v, name+"/vectors"
+	}
 	eps := core.Eps[T]()
 
 	// The reference: info from the oracle, the factor from potrf.
@@ -498,9 +517,10 @@ func conformanceSuites[T core.Scalar](t *testing.T, e engine[T], cfg conformance
 var timeComplex = flag.Bool("posv.complex", false, "TestPosvTiming: time complex64 and complex128 as well")
 
 // TestPosvTiming times count = 65536 Lower solves of n = 8, 16, 32 (the
-// register kernels) and 48, 64 (posv_cta) with
-// 1, 4 and 16 right-hand sides, float32 and float64 (and the complex types
-// with -posv.complex), against the vendor composition on the same data in
+// register kernels) and 48, 64 (posv_warp for float32, posv_cta for the
+// others) with 1, 4 and 16 right-hand sides, float32 and float64 (and the
+// complex types with -posv.complex), and float32 Upper at n = 48, 64,
+// against the vendor composition on the same data in
 // the same process: cuSOLVER potrfBatched, then potrsBatched (1
 // right-hand side, the only count it takes) or two cuBLAS trsmBatched (as
 // the library's vendor arm does); CUDA events around one call, the L2
@@ -527,12 +547,17 @@ func TestPosvTiming(t *testing.T) {
 	tm := timing{s, sv, bl, gputest.NewTimer(t, s)}
 	// A subtest per type and order, so its device buffers are freed at its end.
 	for _, n := range []int{8, 16, 32, 48, 64} {
-		t.Run(fmt.Sprintf("float32/n=%d", n), func(t *testing.T) { timePosv[float32](t, tm, n) })
-		t.Run(fmt.Sprintf("float64/n=%d", n), func(t *testing.T) { timePosv[float64](t, tm, n) })
+		t.Run(fmt.Sprintf("float32/n=%d", n), func(t *testing.T) { timePosv[float32](t, tm, core.Lower, n) })
+		t.Run(fmt.Sprintf("float64/n=%d", n), func(t *testing.T) { timePosv[float64](t, tm, core.Lower, n) })
 		if *timeComplex {
-			t.Run(fmt.Sprintf("complex64/n=%d", n), func(t *testing.T) { timePosv[complex64](t, tm, n) })
-			t.Run(fmt.Sprintf("complex128/n=%d", n), func(t *testing.T) { timePosv[complex128](t, tm, n) })
+			t.Run(fmt.Sprintf("complex64/n=%d", n), func(t *testing.T) { timePosv[complex64](t, tm, core.Lower, n) })
+			t.Run(fmt.Sprintf("complex128/n=%d", n), func(t *testing.T) { timePosv[complex128](t, tm, core.Lower, n) })
 		}
+	}
+	// Upper where the warp tier serves it too (the tables hold Lower rows,
+	// which Upper calls borrow).
+	for _, n := range []int{48, 64} {
+		t.Run(fmt.Sprintf("float32/Upper/n=%d", n), func(t *testing.T) { timePosv[float32](t, tm, core.Upper, n) })
 	}
 }
 
@@ -544,10 +569,10 @@ type timing struct {
 	*gputest.Timer
 }
 
-// timePosv times one type and order for 1, 4 and 16 right-hand sides.
-func timePosv[T core.Scalar](t *testing.T, tm timing, n int) {
+// timePosv times one type, triangle and order for 1, 4 and 16 right-hand
+// sides.
+func timePosv[T core.Scalar](t *testing.T, tm timing, uplo core.Uplo, n int) {
 	const count, reps = 65536, 9
-	const uplo = core.Lower
 	s := tm.s
 	eps := core.Eps[T]()
 
@@ -568,6 +593,9 @@ func timePosv[T core.Scalar](t *testing.T, tm timing, n int) {
 
 	for _, nrhs := range []int{1, 4, 16} {
 		name := fmt.Sprintf("%-10s n=%2d nrhs=%2d count=%d", core.TypeName[T](), n, nrhs, count)
+		if uplo == core.Upper {
+			name = fmt.Sprintf("%-10s n=%2d nrhs=%2d count=%d Upper", core.TypeName[T](), n, nrhs, count)
+		}
 		hostB := core.Strided[T]{Data: make([]T, count*n*nrhs), Rows: n, Cols: nrhs, LD: n, Stride: n * nrhs, Count: count}
 		for i := range hostB.Data {
 			hostB.Data[i] = oracle.FromComplex[T](gen.Uniform())
@@ -589,7 +617,11 @@ func timePosv[T core.Scalar](t *testing.T, tm timing, n int) {
 				return cuda.PotrsBatched[T](tm.sv, uplo, n, nrhs, ptrsA.Ptr, n, ptrsB.Ptr, n, infoS, count)
 			}
 			one := oracle.FromComplex[T](1)
-			for _, tr := range []core.Transpose{core.NoTrans, core.ConjTrans} {
+			steps := []core.Transpose{core.NoTrans, core.ConjTrans} // L·Y = B, then Lᴴ·X = Y
+			if uplo == core.Upper {
+				steps = []core.Transpose{core.ConjTrans, core.NoTrans} // Uᴴ·Y = B, then U·X = Y
+			}
+			for _, tr := range steps {
 				if err := cuda.TrsmBatched[T](tm.bl, core.Left, uplo, tr, core.NonUnit, n, nrhs, one, ptrsA.Ptr, n, ptrsB.Ptr, n, count); err != nil {
 					return err
 				}

@@ -73,9 +73,9 @@ __device__ __noinline__ void warp_solve_call(const T* tile, int n, int lane, T* 
 
 // warp_body is potrf_warp's whole work and posv_warp's factorization: NC,
 // columns held by the second row, a multiple of 4 in (32, 64]; UPPER, the
-// triangle that holds A. With SOLVE (posv_warp, Lower only) it goes on to
-// solve A·X = B with warp_solve unless the matrix failed; without, the
-// solve is not compiled and b is not used.
+// triangle that holds A. With SOLVE (posv_warp) it goes on to solve
+// A·X = B with warp_solve unless the matrix failed; without, the solve is
+// not compiled and b is not used.
 template <typename T, int NC, bool SOLVE, bool UPPER, bool VEC>
 __device__ __forceinline__ void warp_body(T* __restrict__ a, long long lda, long long stride, int n, int count,
                                           int* __restrict__ info, T* __restrict__ b, long long ldb, long long bstride,
@@ -250,8 +250,10 @@ __device__ __forceinline__ void warp_body(T* __restrict__ a, long long lda, long
     if (lane == 0) info[m] = fail;
 
     if constexpr (SOLVE) {
-        static_assert(!UPPER, "posv_warp is Lower only");
         if (fail != 0) return; // uniform over the warp: B is neither read nor written
+        // The registers hold rows of L for either triangle (Upper's are
+        // Uᴴ's); Upper's store through the tile must be read out first.
+        if constexpr (UPPER && !VEC) __syncwarp();
         T* const tile = warp_tile<T, NC>(warp);
 #pragma unroll
         for (int c = 0; c < 32; ++c)
@@ -273,32 +275,41 @@ __global__ void potrf_warp(T* __restrict__ a, long long lda, long long stride, i
     warp_body<T, NC, false, UPPER, VEC>(a, lda, stride, n, count, info, nullptr, 0, 0, 0);
 }
 
-// posv_warp solves A·X = B, A in its lower triangle, for one matrix per
-// warp: the factorization exactly as potrf_warp's (A gets the same bits,
-// info the same value), then, unless it failed, the rows of L into the
-// warp's tile (dynamic shared memory, warpTileBytes) and warp_solve
-// (warp_solve_call below NC = 64). B is n×nrhs column-major with leading
-// dimension ldb, matrix m at m·bstride. Lower only: with Upper's tile
-// staging, n = 64 spilled about 300 bytes (NVRTC 11.8, sm_90).
-template <typename T, int NC>
+// posv_warp solves A·X = B for one matrix per warp: the factorization
+// exactly as potrf_warp's of the same UPPER and VEC (A gets the same bits,
+// info the same value), then, unless it failed, the rows of L (Uᴴ for
+// Upper) into the warp's tile (dynamic shared memory, warpTileBytes) and
+// warp_solve (warp_solve_call below NC = 64). B is n×nrhs column-major
+// with leading dimension ldb, matrix m at m·bstride. Upper spilled about
+// 300 bytes at n = 64 under NVRTC 11.8 and was left out; under CUDA 13 it
+// takes 126–246 registers in place and 153–248 through the tile, 0 B of
+// local memory (session25/, call 4). [H200] Upper in place, 65,536 float
+// systems, 1, 4 and 16 right-hand sides, against the vendor's Upper
+// composition (posv's TestPosvTiming, session25/ call 5): n = 48 7.42×,
+// 6.55×, 6.28×; n = 64 5.95×, 5.54×, 5.39×. Through the tile (columns not
+// on 16 bytes) it has not been timed against posv_cta, which served Upper
+// before (session25/zz_tile_test.go.txt would).
+template <typename T, int NC, bool UPPER, bool VEC>
 __global__ void posv_warp(T* __restrict__ a, long long lda, long long stride, int n, T* __restrict__ b, long long ldb,
                           long long bstride, int nrhs, int count, int* __restrict__ info) {
-    warp_body<T, NC, true, false, false>(a, lda, stride, n, count, info, b, ldb, bstride, nrhs);
+    warp_body<T, NC, true, UPPER, VEC>(a, lda, stride, n, count, info, b, ldb, bstride, nrhs);
 }
 
 // potrs_warp solves A·X = B given A's factor as potrf_warp and posv_warp
-// leave it (L in the lower triangle; only that triangle is read, the
-// diagonal's real part only), one matrix per warp: lane i loads rows i and
-// i + 32 of L into the warp's tile, then warp_solve as posv_warp runs it, so
-// X has the bits posv_warp gives for the same factor. info is not written
-// (a zero on the diagonal gives infinities and NaNs, as LAPACK's
-// substitution does). Lower only, as posv_warp: Upper Potrs stays with
-// potrs_cta. [H200] 65,536 float systems, 1, 4 and 16 right-hand sides
-// (batchlas tune potrs, session25/ call 3): n = 64 708, 787, 1106 µs
-// against the vendor's 2124, 2049, 3576; potrs_cta lost to the vendor
-// there (2236 against 2133 with one, session 7's table), its block
-// waiting at a barrier on every step of both substitutions.
-template <typename T, int NC>
+// leave it (L in the lower triangle, or U = Lᴴ in the upper for UPPER;
+// only that triangle is read, the diagonal's real part only), one matrix
+// per warp: the rows of L go into the warp's tile, then warp_solve as
+// posv_warp runs it, so X has the bits posv_warp gives for the same
+// factor. info is not written (a zero on the diagonal gives infinities and
+// NaNs, as LAPACK's substitution does). [H200] 65,536 float systems, 1, 4
+// and 16 right-hand sides, Lower (batchlas tune potrs, session25/ call 3):
+// n = 64 708, 787, 1106 µs against the vendor's 2124, 2049, 3576. Upper
+// (session25/ call 4, zz_upper_test.go.txt): n = 64 706, 786, 1106 against
+// the vendor's 2102, 1957, 3516 and potrs_cta's 2001, 2007, 2017; n = 48
+// 343, 386, 513 against 1652, 1280, 2111 and 1300, 1304, 1318. potrs_cta,
+// its block waiting at a barrier on every step of both substitutions, lost
+// to the vendor in both triangles (Upper n = 64 with 4: 2007 against 1957).
+template <typename T, int NC, bool UPPER>
 __global__ void potrs_warp(const T* __restrict__ a, long long lda, long long stride, int n, T* __restrict__ b,
                            long long ldb, long long bstride, int nrhs, int count) {
     const int lane = threadIdx.x % 32;
@@ -309,16 +320,32 @@ __global__ void potrs_warp(const T* __restrict__ a, long long lda, long long str
     const bool realb = ib < n;
     const T* const am = a + m * stride;
     T* const tile = warp_tile<T, NC>(warp);
-    // Column c of L, rows ≥ c: consecutive addresses across the lanes.
+    if constexpr (UPPER) {
+        // Column r of U, rows c ≤ r, is row r of L conjugated: consecutive
+        // addresses across the lanes, read and written.
 #pragma unroll 4
-    for (int c = 0; c < NC; ++c) {
-        if (c < 32 && c <= lane) {
-            const T x = am[lane + c * lda];
-            tile[lane * (NC + 1) + c] = c == lane ? from_real<T>(re(x)) : x;
+        for (int r = 0; r < NC; ++r) {
+            if (r < n && lane <= r) {
+                const T x = am[lane + r * lda];
+                tile[r * (NC + 1) + lane] = lane == r ? from_real<T>(re(x)) : conj_(x);
+            }
+            if (r < n && ib <= r) {
+                const T x = am[ib + r * lda];
+                tile[r * (NC + 1) + ib] = ib == r ? from_real<T>(re(x)) : conj_(x);
+            }
         }
-        if (realb && c <= ib) {
-            const T x = am[ib + c * lda];
-            tile[ib * (NC + 1) + c] = c == ib ? from_real<T>(re(x)) : x;
+    } else {
+        // Column c of L, rows ≥ c: consecutive addresses across the lanes.
+#pragma unroll 4
+        for (int c = 0; c < NC; ++c) {
+            if (c < 32 && c <= lane) {
+                const T x = am[lane + c * lda];
+                tile[lane * (NC + 1) + c] = c == lane ? from_real<T>(re(x)) : x;
+            }
+            if (realb && c <= ib) {
+                const T x = am[ib + c * lda];
+                tile[ib * (NC + 1) + c] = c == ib ? from_real<T>(re(x)) : x;
+            }
         }
     }
     __syncwarp();

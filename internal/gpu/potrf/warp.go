@@ -52,36 +52,48 @@ func warpKernelNames(dt cuda.DType, nc int) []string {
 // right-hand sides, against the vendor in one process
 // (bench/results/h200/session25/, call 3): Posv n = 48 6.32×, 5.47×, 5.34×,
 // n = 64 6.24×, 5.82×, 5.50× (posv's TestPosvTiming); Potrs n = 48 4.50×,
-// 3.70×, 4.37×, n = 64 3.00×, 2.60×, 3.23× (batchlas tune potrs).
+// 3.70×, 4.37×, n = 64 3.00×, 2.60×, 3.23× (batchlas tune potrs). Upper
+// against the vendor's Upper (calls 4 and 5): Posv n = 48 7.42×, 6.55×,
+// 6.28×, n = 64 5.95×, 5.54×, 5.39× (columns on 16 bytes); Potrs n = 48
+// 4.82×, 3.32×, 4.12×, n = 64 2.98×, 2.49×, 3.18×.
 const MaxPosvWarp = 64
 
-// posvWarpNames are the name expressions of posv_warp (Lower only) for
-// bucket nc.
-func posvWarpNames(dt cuda.DType, nc int) []string {
-	return []string{fmt.Sprintf("posv_warp<%s, %d>", typeName[dt], nc)}
+// posvWarpNames are the name expressions of posv_warp for bucket nc and
+// one triangle: Lower; or Upper through the tile, Upper in place (as
+// warpKernelNames').
+func posvWarpNames(dt cuda.DType, nc int, upper bool) []string {
+	name := func(upper, vec bool) string {
+		return fmt.Sprintf("posv_warp<%s, %d, %v, %v>", typeName[dt], nc, upper, vec)
+	}
+	if upper {
+		return []string{name(true, false), name(true, true)}
+	}
+	return []string{name(false, false)}
 }
 
-// potrsWarpNames are the name expressions of potrs_warp (Lower only) for
-// bucket nc.
-func potrsWarpNames(dt cuda.DType, nc int) []string {
-	return []string{fmt.Sprintf("potrs_warp<%s, %d>", typeName[dt], nc)}
+// potrsWarpNames are the name expressions of potrs_warp for bucket nc and
+// one triangle.
+func potrsWarpNames(dt cuda.DType, nc int, upper bool) []string {
+	return []string{fmt.Sprintf("potrs_warp<%s, %d, %v>", typeName[dt], nc, upper)}
 }
 
 // warpTypes are the types with a warp kernel.
 var warpTypes = []cuda.DType{cuda.Float32}
 
 // WarpKernelNames lists every name expression of warp.cu, for a registry or
-// a compile check: potrf_warp (Lower, Upper through the tile, Upper in
-// place) for each of the 8 buckets and posv_warp and potrs_warp (Lower) for
-// those up to MaxPosvWarp.
+// a compile check: potrf_warp and posv_warp (Lower, Upper through the
+// tile, Upper in place) and potrs_warp (Lower, Upper) for each of the 8
+// buckets (posv_warp and potrs_warp up to MaxPosvWarp).
 func WarpKernelNames() []string {
 	var names []string
 	for _, dt := range warpTypes {
 		for nc := warpCols(MaxN + 1); nc <= MaxWarp; nc += 4 {
 			names = append(names, warpKernelNames(dt, nc)...)
 			if nc <= MaxPosvWarp {
-				names = append(names, posvWarpNames(dt, nc)...)
-				names = append(names, potrsWarpNames(dt, nc)...)
+				for _, upper := range []bool{false, true} {
+					names = append(names, posvWarpNames(dt, nc, upper)...)
+					names = append(names, potrsWarpNames(dt, nc, upper)...)
+				}
 			}
 		}
 	}
@@ -101,31 +113,39 @@ type warpKey struct {
 
 var warpLoaded cuda.KernelSets[warpKey]
 
-// posvWarpLoaded holds posv_warp's kernels per context, type and bucket,
-// a module of their own (calls that never solve do not compile them).
-var posvWarpLoaded cuda.KernelSets[warpKey]
+// solveKey picks posv_warp's or potrs_warp's kernels of one triangle.
+type solveKey struct {
+	warpKey
+	upper bool
+}
+
+// posvWarpLoaded holds posv_warp's kernels per context, type, bucket and
+// triangle, a module of their own (calls that never solve, or solve the
+// other triangle, do not compile them).
+var posvWarpLoaded cuda.KernelSets[solveKey]
 
 // potrsWarpLoaded holds potrs_warp's, likewise.
-var potrsWarpLoaded cuda.KernelSets[warpKey]
+var potrsWarpLoaded cuda.KernelSets[solveKey]
 
 func warpKernels(c *cuda.Context, dt cuda.DType, nc int) ([]*cuda.Kernel, error) {
-	return loadWarp(c, &warpLoaded, "warp", warpKernelNames, dt, nc)
+	return loadWarp(c, &warpLoaded, "warp", warpKey{dt, nc}, func(k warpKey) []string { return warpKernelNames(k.dt, k.nc) })
 }
 
-func posvWarpKernels(c *cuda.Context, dt cuda.DType, nc int) ([]*cuda.Kernel, error) {
-	return loadWarp(c, &posvWarpLoaded, "posv_warp", posvWarpNames, dt, nc)
+func posvWarpKernels(c *cuda.Context, dt cuda.DType, nc int, uplo core.Uplo) ([]*cuda.Kernel, error) {
+	return loadWarp(c, &posvWarpLoaded, "posv_warp", solveKey{warpKey{dt, nc}, uplo == core.Upper},
+		func(k solveKey) []string { return posvWarpNames(k.dt, k.nc, k.upper) })
 }
 
-func potrsWarpKernels(c *cuda.Context, dt cuda.DType, nc int) ([]*cuda.Kernel, error) {
-	return loadWarp(c, &potrsWarpLoaded, "potrs_warp", potrsWarpNames, dt, nc)
+func potrsWarpKernels(c *cuda.Context, dt cuda.DType, nc int, uplo core.Uplo) ([]*cuda.Kernel, error) {
+	return loadWarp(c, &potrsWarpLoaded, "potrs_warp", solveKey{warpKey{dt, nc}, uplo == core.Upper},
+		func(k solveKey) []string { return potrsWarpNames(k.dt, k.nc, k.upper) })
 }
 
-// loadWarp gets bucket nc's kernels named by names from set, compiling
-// them from WarpSource on first use.
-func loadWarp(c *cuda.Context, set *cuda.KernelSets[warpKey], what string, names func(cuda.DType, int) []string,
-	dt cuda.DType, nc int) ([]*cuda.Kernel, error) {
-	return set.Get(c, warpKey{dt, nc}, func(c *cuda.Context, k warpKey) ([]*cuda.Kernel, error) {
-		ks, err := cuda.DefaultJIT().Load(c, WarpSource, names(k.dt, k.nc)...)
+// loadWarp gets key's kernels, named by names, from set, compiling them
+// from WarpSource on first use.
+func loadWarp[K comparable](c *cuda.Context, set *cuda.KernelSets[K], what string, key K, names func(K) []string) ([]*cuda.Kernel, error) {
+	return set.Get(c, key, func(c *cuda.Context, k K) ([]*cuda.Kernel, error) {
+		ks, err := cuda.DefaultJIT().Load(c, WarpSource, names(k)...)
 		if err != nil {
 			return nil, fmt.Errorf("potrf: %s: %w", what, err)
 		}
@@ -208,20 +228,27 @@ func warpLaunch(s *cuda.Stream, k *cuda.Kernel, count, shared int, args *cuda.Ar
 }
 
 // CanPosvWarp reports whether posv_warp solves systems of order n, type
-// dtype and triangle uplo: nil for float32 Lower with MaxN < n ≤
-// MaxPosvWarp and for n = 0, or an error wrapping core.ErrUnsupported
-// (Upper, another order or type; warp.cu's posv_warp and MaxPosvWarp say
-// why), core.ErrShape or core.ErrArgument. posv.Posv takes posv_warp
-// exactly where this is nil.
+// dtype and triangle uplo: nil for float32 with MaxN < n ≤ MaxPosvWarp and
+// for n = 0, either triangle, or an error wrapping core.ErrUnsupported
+// (another order or type; warp.go's header and MaxPosvWarp say why),
+// core.ErrShape or core.ErrArgument. posv.Posv takes posv_warp exactly
+// where this is nil.
 func CanPosvWarp(dtype cuda.DType, uplo core.Uplo, n int) error {
+	return canWarpSolve("posv_warp", dtype, n)
+}
+
+// CanPotrsWarp is CanPosvWarp for potrs_warp, which serves the same calls;
+// posv.Potrs takes it exactly where this is nil.
+func CanPotrsWarp(dtype cuda.DType, uplo core.Uplo, n int) error {
+	return canWarpSolve("potrs_warp", dtype, n)
+}
+
+func canWarpSolve(name string, dtype cuda.DType, n int) error {
 	if err := CanRunWarp(dtype, n); err != nil {
 		return err
 	}
-	switch {
-	case uplo == core.Upper:
-		return fmt.Errorf("%w: potrf: posv_warp solves Lower only", core.ErrUnsupported)
-	case n > MaxPosvWarp:
-		return fmt.Errorf("%w: potrf: posv_warp solves n ≤ %d, not %d", core.ErrUnsupported, MaxPosvWarp, n)
+	if n > MaxPosvWarp {
+		return fmt.Errorf("%w: potrf: %s solves n ≤ %d, not %d", core.ErrUnsupported, name, MaxPosvWarp, n)
 	}
 	return nil
 }
@@ -246,25 +273,29 @@ func PosvWarp[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int, a cuda
 	if done, err := warpStart(s, "potrf: posv_warp", dt, uplo, n, a, lda, strideA, count, info); done {
 		return err
 	}
-	ks, err := posvWarpKernels(s.Context(), dt, warpCols(n))
+	ks, err := posvWarpKernels(s.Context(), dt, warpCols(n), uplo)
 	if err != nil {
 		return err
+	}
+	k := ks[0]
+	if upperVectors(dt, uplo, a, lda, strideA, count) {
+		k = ks[1] // PotrfWarp's choice, so the factor has its bits
 	}
 	var args cuda.Args
 	args.Ptr(a).Int64(int64(lda)).Int64(strideA).Int32(int32(n)).Ptr(b).Int64(int64(ldb)).Int64(strideB).
 		Int32(int32(nrhs)).Int32(int32(count)).Ptr(info)
-	return warpLaunch(s, ks[0], count, warpTileBytes(dt, n), &args)
+	return warpLaunch(s, k, count, warpTileBytes(dt, n), &args)
 }
 
 // PotrsWarp queues on s potrs_warp: for count matrices given by their
-// factors as PotrfWarp and PosvWarp leave them (Lower), the solve of
-// A·X = B, X over B, with PosvWarp's solve (the same bits). Layouts are
-// PosvWarp's. Calls CanPosvWarp refuses are errors (PotrsCTA takes them).
-// It serves posv.Potrs, which checks the arguments.
+// factors as PotrfWarp and PosvWarp leave them in the uplo triangle, the
+// solve of A·X = B, X over B, with PosvWarp's solve (the same bits).
+// Layouts are PosvWarp's. Calls CanPotrsWarp refuses are errors (PotrsCTA
+// takes them). It serves posv.Potrs, which checks the arguments.
 func PotrsWarp[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int, a cuda.DevicePtr, lda int, strideA int64,
 	b cuda.DevicePtr, ldb int, strideB int64, count int) error {
 	dt := cuda.DTypeOf[T]()
-	if err := CanPosvWarp(dt, uplo, n); err != nil {
+	if err := CanPotrsWarp(dt, uplo, n); err != nil {
 		return err
 	}
 	switch {
@@ -273,7 +304,7 @@ func PotrsWarp[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int, a cud
 	case count == 0 || n == 0 || nrhs == 0:
 		return nil
 	}
-	ks, err := potrsWarpKernels(s.Context(), dt, warpCols(n))
+	ks, err := potrsWarpKernels(s.Context(), dt, warpCols(n), uplo)
 	if err != nil {
 		return err
 	}

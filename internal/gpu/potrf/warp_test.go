@@ -47,22 +47,24 @@ func TestWarpArguments(t *testing.T) {
 	if b := warpTileBytes(cuda.Float32, MaxWarp); b > ctaSharedLimit {
 		t.Errorf("Upper tile at n = %d: %d B, over %d", MaxWarp, b, ctaSharedLimit)
 	}
-	if got := len(WarpKernelNames()); got != (3+2)*8*len(warpTypes) { // Lower, Upper tile, Upper in place, posv_warp, potrs_warp; 8 buckets
-		t.Errorf("%d warp kernels, want %d", got, (3+2)*8*len(warpTypes))
+	// potrf_warp and posv_warp: Lower, Upper tile, Upper in place;
+	// potrs_warp: Lower, Upper; 8 buckets.
+	if got, want := len(WarpKernelNames()), (3+3+2)*8*len(warpTypes); got != want {
+		t.Errorf("%d warp kernels, want %d", got, want)
 	}
-	// posv_warp and potrs_warp: Lower float32 only, refused before the
-	// stream is looked at.
+	// posv_warp and potrs_warp: float32 only, either triangle, refused
+	// before the stream is looked at.
 	for _, tc := range []struct {
 		name string
 		err  error
 		want error
 	}{
-		{"Posv Upper", PosvWarp[float32](nil, core.Upper, 40, 1, 1<<20, 40, 1600, 1<<22, 40, 40, 1, 1<<24), core.ErrUnsupported},
+		{"Posv Upper nil stream", PosvWarp[float32](nil, core.Upper, 40, 1, 1<<20, 40, 1600, 1<<22, 40, 40, 1, 1<<24), core.ErrArgument},
 		{"Posv float64", PosvWarp[float64](nil, core.Lower, 40, 1, 1<<20, 40, 1600, 1<<22, 40, 40, 1, 1<<24), core.ErrUnsupported},
 		{"Posv n = 32", PosvWarp[float32](nil, core.Lower, 32, 1, 1<<20, 32, 1024, 1<<22, 32, 32, 1, 1<<24), core.ErrUnsupported},
 		{"Posv n = 65", PosvWarp[float32](nil, core.Lower, 65, 1, 1<<20, 65, 65*65, 1<<22, 65, 65, 1, 1<<24), core.ErrUnsupported},
 		{"Posv nil stream", PosvWarp[float32](nil, core.Lower, 40, 1, 1<<20, 40, 1600, 1<<22, 40, 40, 1, 1<<24), core.ErrArgument},
-		{"Potrs Upper", PotrsWarp[float32](nil, core.Upper, 40, 1, 1<<20, 40, 1600, 1<<22, 40, 40, 1), core.ErrUnsupported},
+		{"Potrs Upper nil stream", PotrsWarp[float32](nil, core.Upper, 40, 1, 1<<20, 40, 1600, 1<<22, 40, 40, 1), core.ErrArgument},
 		{"Potrs float64", PotrsWarp[float64](nil, core.Lower, 40, 1, 1<<20, 40, 1600, 1<<22, 40, 40, 1), core.ErrUnsupported},
 		{"Potrs n = 65", PotrsWarp[float32](nil, core.Lower, 65, 1, 1<<20, 65, 65*65, 1<<22, 65, 65, 1), core.ErrUnsupported},
 		{"Potrs nil stream", PotrsWarp[float32](nil, core.Lower, 40, 1, 1<<20, 40, 1600, 1<<22, 40, 40, 1), core.ErrArgument},
@@ -166,21 +168,21 @@ func TestWarpKernelResources(t *testing.T) {
 				continue
 			}
 			var solves []*cuda.Kernel
-			if nc <= MaxPosvWarp {
-				posv, err := posvWarpKernels(c, dt, nc)
-				if err != nil {
-					t.Errorf("%v, bucket %d: %v", dt, nc, err)
+			for _, uplo := range []core.Uplo{core.Lower, core.Upper} {
+				if nc > MaxPosvWarp {
 					continue
 				}
-				potrs, err := potrsWarpKernels(c, dt, nc)
-				if err != nil {
-					t.Errorf("%v, bucket %d: %v", dt, nc, err)
-					continue
+				for _, load := range []func(*cuda.Context, cuda.DType, int, core.Uplo) ([]*cuda.Kernel, error){posvWarpKernels, potrsWarpKernels} {
+					got, err := load(c, dt, nc, uplo)
+					if err != nil {
+						t.Errorf("%v, bucket %d, %v: %v", dt, nc, uplo, err)
+						continue
+					}
+					solves = append(solves, got...)
 				}
-				solves = append(posv, potrs...)
 			}
-			// potrf_warp Lower, Upper (the tile), Upper in place; posv_warp
-			// and potrs_warp (the tile).
+			// potrf_warp Lower, Upper (the tile), Upper in place; then
+			// posv_warp and potrs_warp, which all take the tile.
 			for i, k := range append(ks, solves...) {
 				shared := 0
 				if i != 0 && i != 2 {
