@@ -51,7 +51,6 @@
 // the Upper tile at 33.3 KB (two float matrices of 64 rows of 65).
 enum { kWarpTier = 2 };
 
-
 template <typename T, int NC> __device__ __forceinline__ T* warp_tile(int warp) {
     return reinterpret_cast<T*>(potrf_tile) + warp * (NC * (NC + 1));
 }
@@ -574,7 +573,8 @@ __device__ __forceinline__ void half_take(T (&y)[H], const T (&x)[H], int owner,
 // at NC = 48, 16 values a step on average against 26.7, and row k comes
 // in half as many loads.
 template <typename T, int NC, int H>
-__device__ __forceinline__ void half_sweeps(const T* tile, int n, int i, const typename real_of<T>::type (&inv)[(NC + 15) / 16],
+__device__ __forceinline__ void half_sweeps(const T* tile, int n, int i,
+                                            const typename real_of<T>::type (&inv)[(NC + 15) / 16],
                                             T (&x)[(NC + 15) / 16][H], T* pub) {
     constexpr int NR = (NC + 15) / 16;
     static_assert(H <= 8, "a half's buffer holds 8 values");
@@ -635,12 +635,13 @@ __device__ __forceinline__ void half_sweeps(const T* tile, int n, int i, const t
         for (int j = 0; j < H; ++j) x[r][j] = scale(x[r][j], inv[r]);
 }
 
-// half_chunk loads 2H right-hand sides from column c0 of B, H a half (the
-// lower half columns c0…c0+H−1), solves them with half_sweeps and stores
-// them back.
+// half_chunk loads 2H right-hand sides from column c0 of B, lanes 0…15
+// columns c0…c0+H−1 and lanes 16…31 the next H, solves them with
+// half_sweeps and stores them back.
 template <typename T, int NC, int H>
-__device__ __forceinline__ void half_chunk(const T* tile, int n, int lane, const typename real_of<T>::type (&inv)[(NC + 15) / 16],
-                                           T* bm, long long ldb, int c0, T* pub) {
+__device__ __forceinline__ void half_chunk(const T* tile, int n, int lane,
+                                           const typename real_of<T>::type (&inv)[(NC + 15) / 16], T* bm,
+                                           long long ldb, int c0, T* pub) {
     constexpr int NR = (NC + 15) / 16;
     const int i = lane % 16;
     const int c = c0 + (lane / 16) * H;
@@ -666,8 +667,9 @@ __device__ __forceinline__ void half_chunk(const T* tile, int n, int lane, const
 // matrix, row i of L in row i of the warp's tile, B n×nrhs column-major at
 // bm: lane i holds rows i and i + 32 of B, in chunks of 16 right-hand sides
 // and then 8, 4, 2 and 1 for what is left, so no chunk carries unused
-// columns; up to NC = 48 a chunk of 16 is two halves of 8 (half_chunk). Reads of the tile are conflict-free: L(row, k) strides by NC + 1
-// (odd) across lanes, L(k, row) by 1.
+// columns; up to NC = 48 a chunk of 16 is two halves of 8 (half_chunk).
+// Reads of the tile are conflict-free: L(row, k) strides by NC + 1 (odd)
+// across lanes, L(k, row) by 1.
 template <typename T, int NC>
 __device__ __forceinline__ void warp_solve(const T* tile, int n, int lane, T* bm, long long ldb, int nrhs) {
     using R = typename real_of<T>::type;
@@ -678,10 +680,11 @@ __device__ __forceinline__ void warp_solve(const T* tile, int n, int lane, T* bm
     const R invb = ib < n ? R(1) / re(tile[ib * (NC + 1) + ib]) : R(0);
     // Half-warp chunks (half_chunk) where NC ≤ 48, for 16 columns only.
     // [H200] 65,536 float systems, 16 right-hand sides (session25/, call
-    // 2, lab builds): n = 48 921–931 µs against 1012 with warp_chunk, n = 33
-    // 642 against 683; the landed build 929 and 643 (call 3). At 8 columns they were no faster (n = 48 833–846
-    // against 826), and at NC = 64 (four rows a lane) they ran 16 in 2816
-    // against 1478, and spilled (184–232 B) with chunks of 4 or 2 as halves.
+    // 2, lab builds): n = 48 921–931 µs against 1012 with warp_chunk,
+    // n = 33 642 against 683; the landed build 929 and 643 (call 3). At 8
+    // columns they were no faster (n = 48 833–846 against 826), and at
+    // NC = 64 (four rows a lane) they ran 16 in 2816 against 1478, and
+    // spilled (184–232 B) with chunks of 4 or 2 as halves.
     constexpr int NR = (NC + 15) / 16;
     R inv[NR];
 #pragma unroll
