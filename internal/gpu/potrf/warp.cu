@@ -70,6 +70,16 @@ __device__ __noinline__ void warp_solve_call(const T* tile, int n, int lane, T* 
     warp_solve<T, NC>(tile, n, lane, bm, ldb, nrhs);
 }
 
+// warp_solve_tier is how posv_warp and potrs_warp solve: warp_solve
+// inlined at NC = 64, warp_solve_call below (the figures above).
+template <typename T, int NC>
+__device__ __forceinline__ void warp_solve_tier(const T* tile, int n, int lane, T* bm, long long ldb, int nrhs) {
+    if constexpr (NC == 64)
+        warp_solve<T, NC>(tile, n, lane, bm, ldb, nrhs);
+    else
+        warp_solve_call<T, NC>(tile, n, lane, bm, ldb, nrhs);
+}
+
 // warp_body is potrf_warp's whole work and posv_warp's factorization: NC,
 // columns held by the second row, a multiple of 4 in (32, 64]; UPPER, the
 // triangle that holds A. With SOLVE (posv_warp) it goes on to solve
@@ -261,10 +271,7 @@ __device__ __forceinline__ void warp_body(T* __restrict__ a, long long lda, long
         for (int c = 0; c < NC; ++c)
             if (ib < NC && c <= ib) tile[ib * (NC + 1) + c] = rb[c];
         __syncwarp();
-        if constexpr (NC == 64)
-            warp_solve<T, NC>(tile, n, lane, b + m * bstride, ldb, nrhs);
-        else
-            warp_solve_call<T, NC>(tile, n, lane, b + m * bstride, ldb, nrhs);
+        warp_solve_tier<T, NC>(tile, n, lane, b + m * bstride, ldb, nrhs);
     }
 }
 
@@ -278,7 +285,7 @@ __global__ void potrf_warp(T* __restrict__ a, long long lda, long long stride, i
 // exactly as potrf_warp's of the same UPPER and VEC (A gets the same bits,
 // info the same value), then, unless it failed, the rows of L (Uᴴ for
 // Upper) into the warp's tile (dynamic shared memory, warpTileBytes) and
-// warp_solve (warp_solve_call below NC = 64). B is n×nrhs column-major
+// warp_solve (warp_solve_tier). B is n×nrhs column-major
 // with leading dimension ldb, matrix m at m·bstride. Upper spilled about
 // 300 bytes at n = 64 under NVRTC 11.8 and was left out; under CUDA 13 it
 // takes 126–246 registers in place and 153–248 through the tile, 0 B of
@@ -348,39 +355,43 @@ __global__ void potrs_warp(const T* __restrict__ a, long long lda, long long str
         }
     }
     __syncwarp();
-    if constexpr (NC == 64)
-        warp_solve<T, NC>(tile, n, lane, b + m * bstride, ldb, nrhs);
-    else
-        warp_solve_call<T, NC>(tile, n, lane, b + m * bstride, ldb, nrhs);
+    warp_solve_tier<T, NC>(tile, n, lane, b + m * bstride, ldb, nrhs);
+}
+
+// group_bcast is lane src's v of the calling lane's group of G lanes (G =
+// 32: the warp; 16: a half-warp), src counted within the group.
+template <int G> __device__ __forceinline__ float group_bcast(float v, int src) {
+    return __shfl_sync(0xffffffffu, v, src, G);
+}
+template <int G> __device__ __forceinline__ double group_bcast(double v, int src) {
+    return __shfl_sync(0xffffffffu, v, src, G);
+}
+template <int G> __device__ __forceinline__ cfloat group_bcast(cfloat v, int src) {
+    return cfloat{__shfl_sync(0xffffffffu, v.re, src, G), __shfl_sync(0xffffffffu, v.im, src, G)};
+}
+template <int G> __device__ __forceinline__ cdouble group_bcast(cdouble v, int src) {
+    return cdouble{__shfl_sync(0xffffffffu, v.re, src, G), __shfl_sync(0xffffffffu, v.im, src, G)};
 }
 
 // warp_bcast is lane src's v, for every lane of the warp.
-__device__ __forceinline__ float warp_bcast(float v, int src) { return __shfl_sync(0xffffffffu, v, src); }
-__device__ __forceinline__ double warp_bcast(double v, int src) { return __shfl_sync(0xffffffffu, v, src); }
-__device__ __forceinline__ cfloat warp_bcast(cfloat v, int src) {
-    return cfloat{__shfl_sync(0xffffffffu, v.re, src), __shfl_sync(0xffffffffu, v.im, src)};
-}
-__device__ __forceinline__ cdouble warp_bcast(cdouble v, int src) {
-    return cdouble{__shfl_sync(0xffffffffu, v.re, src), __shfl_sync(0xffffffffu, v.im, src)};
-}
+template <typename V> __device__ __forceinline__ V warp_bcast(V v, int src) { return group_bcast<32>(v, src); }
 
-// warp_take sets y to row k's W values as they stand (not scaled), x
-// holding the lane's own row, row k's owner being lane owner: by shuffle
-// for W < 4, through the warp's buffer buf (the owner stores, a
-// __syncwarp, every lane loads) from there on, where one vector load
-// stands for four shuffles. [H200] shuffles at every width ran n = 48
-// with 16 right-hand sides in 1571 µs against 1207 through the buffer,
-// n = 33 1173 against 865 (session23/, call 2, when the owner scaled the
-// row first).
-template <typename T, int W>
-__device__ __forceinline__ void warp_take(T (&y)[W], const T (&x)[W], int owner, int lane, T* buf) {
-    if constexpr (W < 4) {
+// group_take sets y to the W values x holds (as they stand, not scaled) on
+// lane owner of the caller's group of G lanes, i the caller's lane there:
+// by shuffle below 4 values or where they are not whole vectors, else
+// through the group's buffer buf (the owner stores, a __syncwarp of the
+// whole warp, every lane loads), where one vector load stands for four
+// shuffles. [H200] shuffles at every width ran n = 48 with 16 right-hand
+// sides in 1571 µs against 1207 through the buffer, n = 33 1173 against
+// 865 (session23/, call 2, when the owner scaled the row first).
+template <typename T, int W, int G>
+__device__ __forceinline__ void group_take(T (&y)[W], const T (&x)[W], int owner, int i, T* buf) {
+    constexpr int V = 16 / (int)sizeof(T);
+    if constexpr (W < 4 || W % V != 0) {
 #pragma unroll
-        for (int j = 0; j < W; ++j) y[j] = warp_bcast(x[j], owner);
+        for (int j = 0; j < W; ++j) y[j] = group_bcast<G>(x[j], owner);
     } else {
-        constexpr int V = 16 / (int)sizeof(T);
-        static_assert(W % V == 0, "whole vectors");
-        if (lane == owner) {
+        if (i == owner) {
 #pragma unroll
             for (int j = 0; j < W; j += V) {
                 pack<T> p;
@@ -403,12 +414,12 @@ __device__ __forceinline__ void warp_take(T (&y)[W], const T (&x)[W], int owner,
 // xa and xb are rows lane and lane + 32 of B on entry and of X on return,
 // L is row-major in the warp's tile (L(i, k) at tile[i·(NC + 1) + k]),
 // inva and invb are 1/L(row, row) of the lane's rows (0 for a row ≥ n),
-// pub the warp's two buffers of 16 for warp_take, used by step parity (a
+// pub the warp's two buffers of 16 for group_take, used by step parity (a
 // buffer is rewritten two steps after it was read, past the readers'
 // __syncwarp of the step between).
 //
 // Step k of L·Y = B: every lane gets row k's values as they stand from
-// their owner (lane k mod 32, warp_take), and the rows after k take
+// their owner (lane k mod 32, group_take), and the rows after k take
 // L(row, k)/L(k, k) times them off their own; each row is scaled by
 // 1/L(row, row) once, after the sweep. Lᴴ·X = Y runs backwards with
 // conj(L(k, row))/L(k, k) and the rows before k. So the scaling is two
@@ -440,7 +451,7 @@ __device__ __forceinline__ void warp_sweeps(const T* tile, int n, int lane, type
         const T la = scale(at(lane, lane > k ? k : 0), s);
         const T lb = realb ? scale(at(ib, k), s) : from_real<T>(0);
         T y[W];
-        warp_take<T, W>(y, xa, k, lane, pub + (k & 1) * 16);
+        group_take<T, W, 32>(y, xa, k, lane, pub + (k & 1) * 16);
         const T lm = lane > k ? la : from_real<T>(0);
 #pragma unroll
         for (int j = 0; j < W; ++j) xa[j] = sub_mul(xa[j], lm, y[j]);
@@ -453,7 +464,7 @@ __device__ __forceinline__ void warp_sweeps(const T* tile, int n, int lane, type
         const auto s = warp_bcast(invb, k - 32);
         const T lb = realb ? scale(at(ib, k), s) : from_real<T>(0);
         T y[W];
-        warp_take<T, W>(y, xb, k - 32, lane, pub + (k & 1) * 16);
+        group_take<T, W, 32>(y, xb, k - 32, lane, pub + (k & 1) * 16);
         const T lm = ib > k ? lb : from_real<T>(0);
 #pragma unroll
         for (int j = 0; j < W; ++j) xb[j] = sub_mul(xb[j], lm, y[j]);
@@ -472,7 +483,7 @@ __device__ __forceinline__ void warp_sweeps(const T* tile, int n, int lane, type
         const T la = scale(at(k, lane), s);
         const T lb = scale(at(k, ib < k ? ib : 0), s);
         T y[W];
-        warp_take<T, W>(y, xb, k - 32, lane, pub + (~k & 1) * 16);
+        group_take<T, W, 32>(y, xb, k - 32, lane, pub + (~k & 1) * 16);
 #pragma unroll
         for (int j = 0; j < W; ++j) xa[j] = sub_mul_conj(xa[j], y[j], la);
         const T lm = ib < k ? lb : from_real<T>(0);
@@ -485,7 +496,7 @@ __device__ __forceinline__ void warp_sweeps(const T* tile, int n, int lane, type
         const auto s = warp_bcast(inva, k);
         const T la = scale(at(k, lane < k ? lane : 0), s);
         T y[W];
-        warp_take<T, W>(y, xa, k, lane, pub + (~k & 1) * 16);
+        group_take<T, W, 32>(y, xa, k, lane, pub + (~k & 1) * 16);
         const T lm = lane < k ? la : from_real<T>(0);
 #pragma unroll
         for (int j = 0; j < W; ++j) xa[j] = sub_mul_conj(xa[j], y[j], lm);
@@ -520,47 +531,6 @@ __device__ __forceinline__ void warp_chunk(const T* tile, int n, int lane, typen
     }
 }
 
-// half_bcast is lane src's v (src < 16) of the calling lane's half-warp.
-__device__ __forceinline__ float half_bcast(float v, int src) { return __shfl_sync(0xffffffffu, v, src, 16); }
-__device__ __forceinline__ double half_bcast(double v, int src) { return __shfl_sync(0xffffffffu, v, src, 16); }
-__device__ __forceinline__ cfloat half_bcast(cfloat v, int src) {
-    return cfloat{__shfl_sync(0xffffffffu, v.re, src, 16), __shfl_sync(0xffffffffu, v.im, src, 16)};
-}
-__device__ __forceinline__ cdouble half_bcast(cdouble v, int src) {
-    return cdouble{__shfl_sync(0xffffffffu, v.re, src, 16), __shfl_sync(0xffffffffu, v.im, src, 16)};
-}
-
-// half_take is warp_take within a half-warp: y gets the H values x holds
-// on lane owner of the caller's half (i its lane there), by shuffle below
-// 4 values or where they are not whole vectors, else through the half's
-// buffer buf (the owner stores, a __syncwarp of the whole warp, every lane
-// loads).
-template <typename T, int H>
-__device__ __forceinline__ void half_take(T (&y)[H], const T (&x)[H], int owner, int i, T* buf) {
-    constexpr int V = 16 / (int)sizeof(T);
-    if constexpr (H < 4 || H % V != 0) {
-#pragma unroll
-        for (int j = 0; j < H; ++j) y[j] = half_bcast(x[j], owner);
-    } else {
-        if (i == owner) {
-#pragma unroll
-            for (int j = 0; j < H; j += V) {
-                pack<T> p;
-#pragma unroll
-                for (int e = 0; e < V; ++e) p.v[e] = x[j + e];
-                *reinterpret_cast<pack<T>*>(buf + j) = p;
-            }
-        }
-        __syncwarp();
-#pragma unroll
-        for (int j = 0; j < H; j += V) {
-            const pack<T> p = *reinterpret_cast<const pack<T>*>(buf + j);
-#pragma unroll
-            for (int e = 0; e < V; ++e) y[j + e] = p.v[e];
-        }
-    }
-}
-
 // half_sweeps is warp_sweeps with the warp split in two halves of 16
 // lanes, each solving H of the chunk's right-hand sides: lane i of a half
 // holds rows i, i + 16, … (NR = ⌈NC/16⌉ of them) in x[r], inv[r] being
@@ -590,9 +560,9 @@ __device__ __forceinline__ void half_sweeps(const T* tile, int n, int i,
 #pragma unroll 4
         for (int k = 16 * p; k < end; ++k) {
             const int o = k - 16 * p;
-            const auto s = half_bcast(inv[p], o);
+            const auto s = group_bcast<16>(inv[p], o);
             T y[H];
-            half_take<T, H>(y, x[p], o, i, pub + (k & 1) * 16);
+            group_take<T, H, 16>(y, x[p], o, i, pub + (k & 1) * 16);
 #pragma unroll
             for (int r = p; r < NR; ++r) {
                 const bool on = (r > p || i > o) && real(r);
@@ -616,9 +586,9 @@ __device__ __forceinline__ void half_sweeps(const T* tile, int n, int i,
 #pragma unroll 4
         for (int k = end - 1; k >= 16 * p; --k) {
             const int o = k - 16 * p;
-            const auto s = half_bcast(inv[p], o);
+            const auto s = group_bcast<16>(inv[p], o);
             T y[H];
-            half_take<T, H>(y, x[p], o, i, pub + (~k & 1) * 16);
+            group_take<T, H, 16>(y, x[p], o, i, pub + (~k & 1) * 16);
 #pragma unroll
             for (int r = 0; r <= p; ++r) {
                 const bool on = r < p || i < o;
@@ -686,19 +656,19 @@ __device__ __forceinline__ void warp_solve(const T* tile, int n, int lane, T* bm
     // NC = 64 (four rows a lane) they ran 16 in 2816 against 1478, and
     // spilled (184–232 B) with chunks of 4 or 2 as halves.
     constexpr int NR = (NC + 15) / 16;
-    R inv[NR];
-#pragma unroll
-    for (int r = 0; r < NR; ++r) {
-        const int row = lane % 16 + 16 * r;
-        inv[r] = row < n ? R(1) / re(tile[row * (NC + 1) + row]) : R(0);
-    }
     int c0 = 0;
+    if constexpr (NR <= 3) {
+        R inv[NR]; // 1/L(row, row) of the lane's rows in half_chunk's layout
+#pragma unroll
+        for (int r = 0; r < NR; ++r) {
+            const int row = lane % 16 + 16 * r;
+            inv[r] = row < n ? R(1) / re(tile[row * (NC + 1) + row]) : R(0);
+        }
 #pragma unroll 1
-    for (; c0 + 16 <= nrhs; c0 += 16) {
-        if constexpr (NR <= 3)
-            half_chunk<T, NC, 8>(tile, n, lane, inv, bm, ldb, c0, pub);
-        else
-            warp_chunk<T, NC, 16>(tile, n, lane, inva, invb, bm, ldb, c0, pub);
+        for (; c0 + 16 <= nrhs; c0 += 16) half_chunk<T, NC, 8>(tile, n, lane, inv, bm, ldb, c0, pub);
+    } else {
+#pragma unroll 1
+        for (; c0 + 16 <= nrhs; c0 += 16) warp_chunk<T, NC, 16>(tile, n, lane, inva, invb, bm, ldb, c0, pub);
     }
     if (c0 + 8 <= nrhs) warp_chunk<T, NC, 8>(tile, n, lane, inva, invb, bm, ldb, c0, pub), c0 += 8;
     if (c0 + 4 <= nrhs) warp_chunk<T, NC, 4>(tile, n, lane, inva, invb, bm, ldb, c0, pub), c0 += 4;
