@@ -750,6 +750,11 @@ __global__ void __launch_bounds__(kApplyThreads) chol_apply(T* __restrict__ a, l
 // after the previous diagonal task in 86 of 127 steps (by 10.6 µs on
 // average) and a step took 16.8 µs; a group early, 77 steps (8.1 µs) and
 // 14.5. At n = 1024 (exact) it never did, and a step took 8.5 µs in both.
+// A group earlier still, right after its last input from another task,
+// (g, g − 2), was no faster (session 26, float32 Upper through the suite:
+// n = 4096, one matrix, 1338 and 1337 µs against 1339 and 1342; n = 8192
+// 0.8 % faster, n = 256 at 64, 512 at 640 and 1024 at 60 1.5–4 % slower)
+// and gave the one-block split kernels 8 B of local memory under CUDA 13.
 //
 // Deferred store (ROWS). The diagonal task stored L(j, j − 1)
 // and released its flag before its update, and both were on the chain
