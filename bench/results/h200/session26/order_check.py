@@ -1,7 +1,6 @@
 # Session 26 (order_check.py): simulates chol_tiled's ticket order of order.patch (diagonal task g right after tile
 # (g, g − 2)) for every nt < 40 and panel width wt ≤ nt: each tile made once, every task reading only tiles
 # made by earlier tickets. Prints "bad 0"; with diagonal task g + 1 before (g + 1, g − 1) it prints 9139.
-# Simulates chol_tiled's new ticket->task mapping: each task once, dependencies earlier.
 def task(pos, nt, wt):
     g = 0
     while True:
