@@ -74,30 +74,62 @@ __device__ __forceinline__ long long opaque(long long x) {
 }
 
 // Upper staging (dynamic shared memory, upperTileBytes in potrf.go), for
-// columns that are not 16-byte aligned: each group's tile holds NC rows of
-// NC + 1 elements. Lane i needs column i of U; read in place one element
-// at a time, each warp load touched up to 32 sectors, the lanes' columns
-// lying lda apart ([H200] float n = 32, 4096 matrices: Upper 46 µs against
-// 14 µs for Lower). Instead the group reads column c of A with lane l at
-// A(l, c), consecutive addresses, into tile row c (lane c's row), and each
-// lane then reads its own row; the store runs the other way. The odd row length keeps
-// both the column writes and the row reads free of bank conflicts (float
-// NC = 12 writes: two-way).
+// Upper matrices whose columns are not moved in place (potrf.go's
+// upperInPlace: all but aligned float32 up to 16 columns): each group's
+// tile holds NC rows of NC + 1 elements. Lane i needs column i of U; read
+// in place one element at a time, each warp load touched up to 32 sectors,
+// the lanes' columns lying lda apart ([H200] float n = 32, 4096 matrices:
+// Upper 46 µs against 14 µs for Lower). Instead the group copies column c
+// of A with lane l at A(l, c), consecutive addresses, into tile row c
+// (lane c's row), and each lane then reads its own row; the store runs the
+// other way. The odd row length keeps both the column writes and the row
+// reads free of bank conflicts (float NC = 12 writes: two-way). The copies
+// in are cp.async (copy_async), with no register between memory and the
+// tile: through registers, the compiler issued the loads a few at a time
+// between the tile's stores (NVRTC 11.8's SASS of the warp tier at n = 64).
+// [H200] float, µs a call, through registers → cp.async: 4,096 matrices of
+// n = 32, 16 calls back to back, 24.0 → 19.5; 65,536 of n = 64 (warp.cu)
+// 1448 → 1033 (bench/results/h200/session27/, call 2).
 extern __shared__ pack<float> potrf_tile[];
 
 template <typename T, int NC> __device__ __forceinline__ T* upper_tile(int group) {
     return reinterpret_cast<T*>(potrf_tile) + group * (NC * (NC + 1));
 }
 
+// copy_async starts the copy of one element from global to shared memory
+// (cp.async, sm_80 on, through L1; before sm_80 a load and a store);
+// wait_copies returns once every copy the calling thread started has
+// landed in shared memory, for it: a __syncwarp after it shows them to the
+// rest of the warp.
+template <typename T> __device__ __forceinline__ void copy_async(T* dst, const T* src) {
+#if __CUDA_ARCH__ >= 800
+    static_assert(sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16, "cp.async moves 4, 8 or 16 bytes");
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2;" ::"r"((unsigned)__cvta_generic_to_shared(dst)), "l"(src),
+                 "n"((int)sizeof(T))
+                 : "memory");
+#else
+    *dst = *src;
+#endif
+}
+__device__ __forceinline__ void wait_copies() {
+#if __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.wait_all;" ::: "memory");
+#endif
+}
+
 // Upper in place. Row i of L is column i of U conjugated, contiguous in
 // memory: when every column is 16-byte aligned (the launcher's upperVectors,
-// the kernels' VEC), a lane moves its row as whole vectors instead of
-// through upper_tile: a quarter of the load instructions, no shared memory.
-// [H200] float, µs a call through the tile → in place: n = 32, 4096
-// matrices, 16 calls back to back 24.05 → 22.89; 65,536 matrices of n = 16
-// 52.4 → 47.4, of n = 8 16.7 → 13.5; n = 32 at 65,536 241 → 240, where the
-// in-place kernel's 85 registers allow 5 blocks a multiprocessor, not 7
-// (TestRegVariants, bench/results/h200/session14/).
+// the kernels' VEC), a lane can move its row as whole vectors instead of
+// through upper_tile: a quarter of the load instructions, no shared memory,
+// but each warp access touches a line per lane. Against the tile filled by
+// cp.async it wins only for float32 up to 16 columns, where potrf.go's
+// upperInPlace keeps it; posv_warp (warp.cu) moves aligned columns this
+// way too. [H200] µs a call, in place against the tile, 65,536 matrices:
+// float n = 8 14.8 against 17.6, n = 16 48.6 against 52.7, n = 32 245.4
+// against 242.4; double n = 8 25.4 against 22.7, n = 16 90.9 against 73.9,
+// n = 32 385.2 against 359.0; float n = 16, 16,384 matrices, 4 calls back
+// to back, 16.2 against 15.8; n = 32, 4,096 matrices, 16 calls, 22.9
+// against 19.5 (session27/, call 2).
 //
 // upper_row_load sets r to row `row` of L from col = &U(0, row): r[c] =
 // conj(U(c, row)) for c < row, the real part of U(row, row) at c = row,
@@ -208,8 +240,9 @@ __device__ __forceinline__ void potrf_reg_body(T* __restrict__ a, long long lda,
             T* const tile = upper_tile<T, NC>(group);
 #pragma unroll
             for (int c = 0; c < NC; ++c) { // column c of A: rows 0..c, one per lane
-                if (active && c < n && lane <= c) tile[c * (NC + 1) + lane] = a[base + c * lda];
+                if (active && c < n && lane <= c) copy_async(tile + c * (NC + 1) + lane, a + (base + c * lda));
             }
+            wait_copies();
             __syncwarp();
 #pragma unroll
             for (int c = 0; c < NC; ++c) {

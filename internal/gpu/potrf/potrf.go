@@ -66,7 +66,8 @@ var typeName = [...]string{
 }
 
 // kernelNames are the name expressions of the instantiation for order n:
-// Lower, Upper through the tile, Upper in place (16-byte aligned columns).
+// Lower, Upper through the tile and, where hasInPlace, Upper in place
+// (16-byte aligned columns).
 func kernelNames(dt cuda.DType, n int) []string {
 	lanes, cols := shape(n)
 	name := func(upper, vec bool) string {
@@ -74,6 +75,9 @@ func kernelNames(dt cuda.DType, n int) []string {
 			return fmt.Sprintf("potrf_reg_min<%s, %d, %d, %v, %v, %d>", typeName[dt], lanes, cols, upper, vec, mb)
 		}
 		return fmt.Sprintf("potrf_reg<%s, %d, %d, %v, %v>", typeName[dt], lanes, cols, upper, vec)
+	}
+	if !hasInPlace(dt, cols) {
+		return []string{name(false, false), name(true, false)}
 	}
 	return []string{name(false, false), name(true, false), name(true, true)}
 }
@@ -147,6 +151,21 @@ func check(dt cuda.DType, uplo core.Uplo, n int, a cuda.DevicePtr, lda int, stri
 	return batcharg.Factor("potrf", dt, uplo, n, a, lda, stride, count, info)
 }
 
+// upperInPlace reports whether Potrf moves the columns of Upper matrices in
+// place (potrf.cu's upper_row_load) rather than through the tile: where
+// they are 16-byte aligned (upperVectors) in a bucket with an in-place
+// kernel (hasInPlace).
+func upperInPlace(dt cuda.DType, uplo core.Uplo, n int, a cuda.DevicePtr, lda int, stride int64, count int) bool {
+	_, cols := shape(n)
+	return hasInPlace(dt, cols) && upperVectors(dt, uplo, a, lda, stride, count)
+}
+
+// hasInPlace reports whether bucket cols of type dt has an Upper kernel
+// that moves aligned columns in place: float32 up to 16 columns, the only
+// buckets where in place beat the tile filled by cp.async (potrf.cu's
+// Upper in place comment has the figures).
+func hasInPlace(dt cuda.DType, cols int) bool { return dt == cuda.Float32 && cols <= 16 }
+
 // Potrf queues on s the Cholesky factorization of count Hermitian positive
 // definite n×n matrices, A = L·Lᴴ (uplo Lower) or A = Uᴴ·U (Upper), with the
 // register-resident kernel. Matrix m starts at element m·stride of a and is
@@ -179,7 +198,7 @@ func Potrf[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n int, a cuda.DevicePt
 	}
 	k, shared := ks[0], 0
 	switch {
-	case upperVectors(dt, uplo, a, lda, stride, count):
+	case upperInPlace(dt, uplo, n, a, lda, stride, count):
 		k = ks[2] // columns read and written in place: no tile
 	case uplo == core.Upper:
 		k, shared = ks[1], upperTileBytes(dt, n)

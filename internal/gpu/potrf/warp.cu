@@ -15,12 +15,17 @@
 // matrix with a block-wide barrier per column. Here a step's only barrier
 // is __syncwarp, as in potrf_reg. [H200] 65,536 float matrices, Lower:
 // n = 48 468 µs against the CTA tier's 711 (61 % of copy bandwidth against
-// 40 %), n = 64 899 against 1088 (56 % against 47 %). Upper, through the
-// tile, lost from n = 48 (n = 64: 1424 against 1117;
-// bench/results/h200/session8/warp-warp-timing.log); with aligned columns
-// it now moves them in place (potrf.cu's upper_row_load): n = 64, 65,536
-// matrices 1144 against 1117, 1024 matrices 30.4 against 27.4 in one call
-// and 25.3 against 26.7 in 16 back to back (session14/); the tables choose.
+// 40 %), n = 64 899 against 1088 (56 % against 47 %). Upper goes through
+// the tile (potrf.cu's upper_tile) in every layout, filled by cp.async;
+// filled through registers it lost to the CTA tier from n = 48 (n = 64:
+// 1424 against 1117; bench/results/h200/session8/warp-warp-timing.log),
+// and aligned columns moved in place instead (session14/). [H200] 65,536
+// float matrices, µs, in place against the cp.async tile (Lower beside):
+// n = 40 491.9 against 473.7 (398.8), n = 48 629.0 against 655.9 (468.6),
+// n = 56 970.2 against 786.9 (642.9), n = 64 1150.5 against 1033.4
+// (900.8); 1,024 matrices of n = 64, 16 calls back to back, 24.9 against
+// 20.3 (18.1); n = 48 16.2 against 15.0 (12.3) (session27/, call 2). The
+// tables choose between this tier and the CTA tier.
 // 193 registers (NVRTC 13, n = 64): 8 warps per SM, which ncu shows as the
 // limit (issue slots 48 % busy); capping them with __launch_bounds__ spilled
 // and was no faster (session8/warp-launch-bounds-*.log).
@@ -82,9 +87,10 @@ __device__ __forceinline__ void warp_solve_tier(const T* tile, int n, int lane, 
 
 // warp_body is potrf_warp's whole work and posv_warp's factorization: NC,
 // columns held by the second row, a multiple of 4 in (32, 64]; UPPER, the
-// triangle that holds A. With SOLVE (posv_warp) it goes on to solve
-// A·X = B with warp_solve unless the matrix failed; without, the solve is
-// not compiled and b is not used.
+// triangle that holds A; VEC (Upper, posv_warp only), its columns are
+// 16-byte aligned and moved in place. With SOLVE (posv_warp) it goes on to
+// solve A·X = B with warp_solve unless the matrix failed; without, the
+// solve is not compiled and b is not used.
 template <typename T, int NC, bool SOLVE, bool UPPER, bool VEC>
 __device__ __forceinline__ void warp_body(T* __restrict__ a, long long lda, long long stride, int n, int count,
                                           int* __restrict__ info, T* __restrict__ b, long long ldb, long long bstride,
@@ -113,12 +119,26 @@ __device__ __forceinline__ void warp_body(T* __restrict__ a, long long lda, long
             upper_row_load<T, NC>(rb, a + (base + (long long)ib * lda), ib, realb);
         } else {
             // Column c of U, rows 0..c, into tile row c (consecutive addresses
-            // per lane), then each lane reads its two rows (potrf.cu's upper_tile).
+            // per lane), then each lane reads its two rows (potrf.cu's upper_tile):
+            // potrf_warp copies by cp.async, as potrf_reg does; posv_warp
+            // through registers, as before: with cp.async it took 255
+            // registers and 64 B of local memory at NC = 56 (CUDA 13), and at
+            // n = 64 with 16 right-hand sides ran 2833 µs against 2584
+            // (65,536 systems; bench/results/h200/session27/, call 2).
             T* const tile = warp_tile<T, NC>(warp);
+            if constexpr (SOLVE) {
 #pragma unroll
-            for (int c = 0; c < NC; ++c) {
-                if (c < n && lane <= c) tile[c * (NC + 1) + lane] = a[base + lane + c * lda];
-                if (c < n && ib <= c) tile[c * (NC + 1) + ib] = a[base + ib + c * lda];
+                for (int c = 0; c < NC; ++c) {
+                    if (c < n && lane <= c) tile[c * (NC + 1) + lane] = a[base + lane + c * lda];
+                    if (c < n && ib <= c) tile[c * (NC + 1) + ib] = a[base + ib + c * lda];
+                }
+            } else {
+#pragma unroll
+                for (int c = 0; c < NC; ++c) {
+                    if (c < n && lane <= c) copy_async(tile + c * (NC + 1) + lane, a + (base + lane + c * lda));
+                    if (c >= 32 && c < n && ib <= c) copy_async(tile + c * (NC + 1) + ib, a + (base + ib + c * lda));
+                }
+                wait_copies();
             }
             __syncwarp();
 #pragma unroll
@@ -275,17 +295,18 @@ __device__ __forceinline__ void warp_body(T* __restrict__ a, long long lda, long
     }
 }
 
-// potrf_warp factors one matrix per warp (warp_body).
-template <typename T, int NC, bool UPPER, bool VEC>
+// potrf_warp factors one matrix per warp (warp_body), Upper through the
+// tile in every layout.
+template <typename T, int NC, bool UPPER>
 __global__ void potrf_warp(T* __restrict__ a, long long lda, long long stride, int n, int count, int* __restrict__ info) {
-    warp_body<T, NC, false, UPPER, VEC>(a, lda, stride, n, count, info, nullptr, 0, 0, 0);
+    warp_body<T, NC, false, UPPER, false>(a, lda, stride, n, count, info, nullptr, 0, 0, 0);
 }
 
 // posv_warp solves A·X = B for one matrix per warp: the factorization
-// exactly as potrf_warp's of the same UPPER and VEC (A gets the same bits,
-// info the same value), then, unless it failed, the rows of L (Uᴴ for
-// Upper) into the warp's tile (dynamic shared memory, warpTileBytes) and
-// warp_solve (warp_solve_tier). B is n×nrhs column-major
+// exactly as potrf_warp's of the same UPPER (A gets the same bits, info the
+// same value, whichever way the columns move), then, unless it failed, the
+// rows of L (Uᴴ for Upper) into the warp's tile (dynamic shared memory,
+// warpTileBytes) and warp_solve (warp_solve_tier). B is n×nrhs column-major
 // with leading dimension ldb, matrix m at m·bstride. Upper spilled about
 // 300 bytes at n = 64 under NVRTC 11.8 and was left out; under CUDA 13 it
 // takes 126–246 registers in place and 153–248 through the tile, 0 B of

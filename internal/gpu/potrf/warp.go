@@ -38,13 +38,15 @@ func warpTileBytes(dt cuda.DType, n int) int {
 	return warpPerBlock * nc * (nc + 1) * dt.Size()
 }
 
-// warpKernelNames are the name expressions of bucket nc: Lower, Upper
-// through the tile, Upper in place (16-byte aligned columns).
+// warpKernelNames are the name expressions of bucket nc: Lower, and Upper
+// through the tile for every layout (in place, as posv_warp moves aligned
+// columns, lost to the tile filled by cp.async everywhere measured but
+// n = 48 at 65,536 matrices: warp.cu's comment at the top).
 func warpKernelNames(dt cuda.DType, nc int) []string {
-	name := func(upper, vec bool) string {
-		return fmt.Sprintf("potrf_warp<%s, %d, %v, %v>", typeName[dt], nc, upper, vec)
+	name := func(upper bool) string {
+		return fmt.Sprintf("potrf_warp<%s, %d, %v>", typeName[dt], nc, upper)
 	}
-	return []string{name(false, false), name(true, false), name(true, true)}
+	return []string{name(false), name(true)}
 }
 
 // MaxPosvWarp is the largest order posv_warp and potrs_warp solve: every
@@ -59,8 +61,9 @@ func warpKernelNames(dt cuda.DType, nc int) []string {
 const MaxPosvWarp = 64
 
 // posvWarpNames are the name expressions of posv_warp for bucket nc and
-// one triangle: Lower; or Upper through the tile, Upper in place (as
-// warpKernelNames').
+// one triangle: Lower; or Upper through the tile, Upper in place (16-byte
+// aligned columns; posv_warp keeps them, where potrf_warp went to the tile
+// alone: warp.cu's tile fill says why).
 func posvWarpNames(dt cuda.DType, nc int, upper bool) []string {
 	name := func(upper, vec bool) string {
 		return fmt.Sprintf("posv_warp<%s, %d, %v, %v>", typeName[dt], nc, upper, vec)
@@ -81,9 +84,9 @@ func potrsWarpNames(dt cuda.DType, nc int, upper bool) []string {
 var warpTypes = []cuda.DType{cuda.Float32}
 
 // WarpKernelNames lists every name expression of warp.cu, for a registry or
-// a compile check: potrf_warp and posv_warp (Lower, Upper through the
-// tile, Upper in place) and potrs_warp (Lower, Upper) for each of the 8
-// buckets (posv_warp and potrs_warp up to MaxPosvWarp).
+// a compile check: potrf_warp (Lower, Upper), posv_warp (Lower, Upper
+// through the tile, Upper in place) and potrs_warp (Lower, Upper) for each
+// of the 8 buckets (posv_warp and potrs_warp up to MaxPosvWarp).
 func WarpKernelNames() []string {
 	var names []string
 	for _, dt := range warpTypes {
@@ -193,10 +196,7 @@ func PotrfWarp[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n int, a cuda.Devi
 		return err
 	}
 	k, shared := ks[0], 0
-	switch {
-	case upperVectors(dt, uplo, a, lda, stride, count):
-		k = ks[2] // columns read and written in place: no tile
-	case uplo == core.Upper:
+	if uplo == core.Upper {
 		k, shared = ks[1], warpTileBytes(dt, n)
 	}
 	var args cuda.Args
@@ -279,7 +279,7 @@ func PosvWarp[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int, a cuda
 	}
 	k := ks[0]
 	if upperVectors(dt, uplo, a, lda, strideA, count) {
-		k = ks[1] // PotrfWarp's choice, so the factor has its bits
+		k = ks[1] // in place, faster here than the tile; the factor's bits are the same either way
 	}
 	var args cuda.Args
 	args.Ptr(a).Int64(int64(lda)).Int64(strideA).Int32(int32(n)).Ptr(b).Int64(int64(ldb)).Int64(strideB).

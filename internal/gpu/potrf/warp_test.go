@@ -47,9 +47,9 @@ func TestWarpArguments(t *testing.T) {
 	if b := warpTileBytes(cuda.Float32, MaxWarp); b > ctaSharedLimit {
 		t.Errorf("Upper tile at n = %d: %d B, over %d", MaxWarp, b, ctaSharedLimit)
 	}
-	// potrf_warp and posv_warp: Lower, Upper tile, Upper in place;
-	// potrs_warp: Lower, Upper; 8 buckets.
-	if got, want := len(WarpKernelNames()), (3+3+2)*8*len(warpTypes); got != want {
+	// potrf_warp: Lower, Upper (the tile); posv_warp: Lower, Upper tile,
+	// Upper in place; potrs_warp: Lower, Upper; 8 buckets.
+	if got, want := len(WarpKernelNames()), (2+3+2)*8*len(warpTypes); got != want {
 		t.Errorf("%d warp kernels, want %d", got, want)
 	}
 	// posv_warp and potrs_warp: float32 only, either triangle, refused
@@ -138,7 +138,7 @@ func testPotrfWarpFailures[T core.Scalar](t *testing.T, s *cuda.Stream) {
 		for _, uplo := range []core.Uplo{core.Lower, core.Upper} {
 			t.Run(fmt.Sprintf("%v/n=%d", uplo, n), func(t *testing.T) {
 				factorLaidOut[T](t, s, uplo, mats, items, n+3, (n+3)*n+5, PotrfWarp[T])
-				lda := (n + 4) / 4 * 4 // 16-byte columns: Upper in place
+				lda := (n + 4) / 4 * 4 // 16-byte columns
 				factorLaidOut[T](t, s, uplo, mats, items, lda, lda*n+4, PotrfWarp[T])
 			})
 		}
@@ -181,11 +181,11 @@ func TestWarpKernelResources(t *testing.T) {
 					solves = append(solves, got...)
 				}
 			}
-			// potrf_warp Lower, Upper (the tile), Upper in place; then
-			// posv_warp and potrs_warp, which all take the tile.
+			// potrf_warp Lower, Upper (the tile); then posv_warp and
+			// potrs_warp, which all take the tile.
 			for i, k := range append(ks, solves...) {
 				shared := 0
-				if i != 0 && i != 2 {
+				if i != 0 {
 					shared = warpTileBytes(dt, nc)
 					if err := k.AllowDynamicShared(shared); err != nil {
 						t.Errorf("%s: %v", k.Name, err)
