@@ -299,6 +299,36 @@ func NotSPDFrom(spd *Mat, k int) *Mat {
 	return a
 }
 
+// TinyPivotFrom returns a Hermitian positive definite matrix built on the
+// positive definite A whose k-th Cholesky pivot (1-based) is exactly pivot
+// (a float32 subnormal, say: pivot and its square root must be exact in
+// the precision tested), with column k of L still coupled to the rows
+// below it: row and column k−1 of A are replaced by those of v·vᵀ and v·vᵀ
+// is added to the trailing block, where v is zero above k−1, √pivot at k−1
+// and v(i) = ½·u·√A(i,i) below, u uniform in [−1, 1]. Row k−1 is zero left
+// of the diagonal, so the first k−1 columns of L are A's, the pivot is
+// A(k−1,k−1) = pivot, column k−1 of L is v, and the trailing Schur
+// complement is A's with row and column k−1 removed.
+func TinyPivotFrom(spd *Mat, k int, pivot float64, rng *rand.Rand) *Mat {
+	a := spd.Clone()
+	n, j := a.Rows, k-1
+	v := make([]float64, n)
+	v[j] = math.Sqrt(pivot)
+	for i := j + 1; i < n; i++ {
+		v[i] = 0.5 * (2*rng.Float64() - 1) * math.Sqrt(real(spd.At(i, i)))
+	}
+	for c := range n {
+		a.Set(j, c, complex(v[j]*v[c], 0))
+		a.Set(c, j, complex(v[c]*v[j], 0))
+	}
+	for c := j + 1; c < n; c++ {
+		for i := j + 1; i < n; i++ {
+			a.Set(i, c, a.At(i, c)+complex(v[i]*v[c], 0))
+		}
+	}
+	return a
+}
+
 // ZeroColumn returns a random m×n matrix with column j zero: LU with partial
 // pivoting keeps that column exactly zero, so info = j+1 (for j < min(m,n))
 // in any precision and blocking.

@@ -157,6 +157,17 @@ func TestGenerators(t *testing.T) {
 					}
 				}
 			}
+			for _, k := range []int{1, (n + 1) / 2, n} {
+				const pivot = 0x1p-140
+				a := TinyPivotFrom(g.SPD(n, 10), k, pivot, rand.New(rand.NewPCG(uint64(n), uint64(k))))
+				f, info := Potrf(core.Lower, a)
+				if info != 0 || real(f.At(k-1, k-1)) != 0x1p-70 {
+					t.Errorf("%s: TinyPivotFrom(k=%d): info %d, L(k,k) = %v, want 0 and 2⁻⁷⁰", name, k, info, f.At(k-1, k-1))
+				}
+				if k < n && real(f.At(n-1, k-1)) == 0 {
+					t.Errorf("%s: TinyPivotFrom(k=%d): L(n,k) is zero, not coupled", name, k)
+				}
+			}
 			for _, j := range []int{0, n / 2, n - 1} {
 				if lu := Getrf(g.ZeroColumn(n, n, j)); lu.Info != j+1 {
 					t.Errorf("%s: ZeroColumn(%d) gives info %d", name, j, lu.Info)

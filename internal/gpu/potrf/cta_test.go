@@ -211,7 +211,7 @@ func ctaCase[T core.Scalar](t *testing.T, s *cuda.Stream, uplo core.Uplo, n, cou
 // TestPotrfCTAFailures puts failures where a blocked kernel can get them
 // wrong: on the first and last column of a panel, the first column of the
 // next, the middle and the last column, NaN on and off the diagonal, each
-// between good matrices, in a layout that allows 16-byte Upper rows (lda a
+// between good matrices, subnormal pivots (which must not fail), in a layout that allows 16-byte Upper rows (lda a
 // multiple of 4, aligned stride) and in one that does not.
 func TestPotrfCTAFailures(t *testing.T) {
 	s := gputest.Stream(t)
@@ -225,7 +225,8 @@ func testPotrfCTAFailures[T core.Scalar](t *testing.T, s *cuda.Stream) {
 	dt := cuda.DTypeOf[T]()
 	nb := ctaPanel(dt)
 	for _, n := range []int{33, 64, 100, 129, MaxCTAFor(dt)} {
-		mats, items := failureBatch[T](n, 3, []int{1, 2, nb, nb + 1, 2 * nb, 2*nb + 1, n/2 + 1, n - 1, n}, []int{nb - 1, nb, n - 1}, [][2]int{{nb, nb - 1}, {n - 1, 0}, {n - 1, n - 2}})
+		mats, items := failureBatch[T](n, 3, []int{1, 2, nb, nb + 1, 2 * nb, 2*nb + 1, n/2 + 1, n - 1, n}, []int{nb - 1, nb, n - 1}, [][2]int{{nb, nb - 1}, {n - 1, 0}, {n - 1, n - 2}},
+			[][2]int{{1, 0}, {nb + 1, 0}, {n, 0}, {nb, n - 1}})
 		for _, uplo := range []core.Uplo{core.Lower, core.Upper} {
 			for _, aligned := range []bool{false, true} {
 				lda, stride := n+1, (n+1)*n+3

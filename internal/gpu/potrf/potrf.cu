@@ -39,6 +39,13 @@
 //    relative), far inside ‖A − L·Lᴴ‖₁ ≤ 20·n·eps·‖A‖₁ (2.4e-6·n); double's
 //    rsqrt by 1 ulp. L(j,j) = d·rsqrt(d), except that d = +Inf gives +Inf, as
 //    sqrt would (LAPACK's answer), not Inf·0 = NaN.
+//  - The rsqrt is rsqrt_fast (scalar.cuh): for a float, the bare
+//    approximation, rsqrtf's bits on normal floats. A positive pivot below
+//    the smallest normal stops the loop as a failure does, and
+//    finish_in_memory factors the rest of that matrix with rsqrtf, to the
+//    bits the loop would have given. [H200] 65,536 float matrices, Lower:
+//    n = 32 174.7 µs against 193.2 (74 % of copy bandwidth against 67 %),
+//    n = 16 (262,144) 169.0 against 174.1 (session28/, calls 1 and 4).
 //
 // Failure. info = j+1 for the first pivot that is not > 0 (≤ 0 or NaN); from
 // then on the scale is 0, so the failed matrix stops changing (and one of
@@ -193,6 +200,68 @@ __device__ __forceinline__ void upper_row_store(const T (&r)[K], T* col, int row
     }
 }
 
+// lower_at is the address of L(i, k) in a matrix stored as UPPER says:
+// L(i, k) itself, or U(k, i) = conj(L(i, k)).
+template <typename T, bool UPPER> __device__ __forceinline__ T* lower_at(T* am, long long lda, int i, int k) {
+    return UPPER ? am + k + (long long)i * lda : am + i + (long long)k * lda;
+}
+template <typename T, bool UPPER> __device__ __forceinline__ T load_lower(T* am, long long lda, int i, int k) {
+    const T x = *lower_at<T, UPPER>(am, lda, i, k);
+    return UPPER ? conj_(x) : x;
+}
+template <typename T, bool UPPER> __device__ __forceinline__ void store_lower(T* am, long long lda, int i, int k, T x) {
+    *lower_at<T, UPPER>(am, lda, i, k) = UPPER ? conj_(x) : x;
+}
+
+// finish_in_memory goes on with the factorization of the matrix at am from
+// pivot j0, by the W lanes of mask (lane: the index among them). potrf_reg
+// and potrf_warp stop at a positive pivot that rsqrt_fast does not take (a
+// float below the smallest normal) as at a failure, leaving columns
+// 0..j0−1 of L and the updated pivot in memory and the rest of the
+// triangle as it was. Left-looking, in memory, with rsqrt_: each element
+// takes its updates in the order of their columns, as the kernels'
+// right-looking steps apply them, with the same fused products, so L and
+// the info returned (the kernels' rule) are what the kernels would give
+// with rsqrt_ at every pivot. Slow (every operand from memory, one row a
+// lane) and taken only by such matrices. A call, not inlined, and the
+// callers find the matrix again from the indices: inlined, with the matrix
+// kept from the loads, it took potrf_warp Lower n = 64 from 148 registers
+// to 203 and from 706 to 845 µs; as it is, 153 and 744 µs (65,536 float
+// matrices, against 893 with rsqrtf; bench/results/h200/session28/, lab).
+template <typename T, bool UPPER, int W>
+__device__ __noinline__ int finish_in_memory(T* am, long long lda, int n, int j0, int lane, unsigned mask) {
+    using R = typename real_of<T>::type;
+#pragma unroll 1
+    for (int k = j0; k < n; ++k) {
+        T x = load_lower<T, UPPER>(am, lda, k, k); // j0's pivot is stored updated
+        if (k > j0) {
+#pragma unroll 1
+            for (int c = 0; c < k; ++c) {
+                const T l = load_lower<T, UPPER>(am, lda, k, c);
+                x = sub_mul_conj(x, l, l);
+            }
+        }
+        const R d = re(x);
+        __syncwarp(mask); // every lane has read A(k, k) before lane 0 rewrites it
+        if (!(d > R(0))) {
+            if (lane == 0) store_lower<T, UPPER>(am, lda, k, k, from_real<T>(d));
+            return k + 1;
+        }
+        const R s = rsqrt_(d);
+#pragma unroll 1
+        for (int i = k + 1 + lane; i < n; i += W) {
+            T y = load_lower<T, UPPER>(am, lda, i, k);
+#pragma unroll 1
+            for (int c = 0; c < k; ++c)
+                y = sub_mul_conj(y, load_lower<T, UPPER>(am, lda, i, c), load_lower<T, UPPER>(am, lda, k, c));
+            store_lower<T, UPPER>(am, lda, i, k, scale(y, s));
+        }
+        if (lane == 0) store_lower<T, UPPER>(am, lda, k, k, from_real<T>(isinf(d) ? d : d * s));
+        __syncwarp(mask); // column k of L in memory before the next column reads it
+    }
+    return 0;
+}
+
 // N: lanes per matrix (4, 8, 16 or 32); NC: columns held, a multiple of 4
 // with n ≤ NC ≤ N; UPPER: the triangle that holds A; VEC (Upper only): its
 // columns are 16-byte aligned, moved in place (upper_row_load), not
@@ -269,7 +338,9 @@ __device__ __forceinline__ void potrf_reg_body(T* __restrict__ a, long long lda,
     T* const out = a + opaque(base);
     T* const col0 = reinterpret_cast<T*>(&column[0][0]) + group * N;
     T* const col1 = reinterpret_cast<T*>(&column[1][0]) + group * N;
-    int fail = 0; // j+1 of the first pivot that is not > 0
+    // j+1 of the first pivot that rsqrt_fast refuses: not > 0 (NaN too), or
+    // a float below the smallest normal, which finish_in_memory takes on.
+    int fail = 0;
 
 #pragma unroll
     for (int j = 0; j < NC; ++j) {
@@ -277,8 +348,8 @@ __device__ __forceinline__ void potrf_reg_body(T* __restrict__ a, long long lda,
         // exactly 0), so no test on n is needed; breaking on n inside these
         // loops cost up to 30 registers (float, NC = 32).
         const R d = __shfl_sync(0xffffffffu, re(r[j]), j, N);
-        if (!(d > R(0)) && fail == 0) fail = j + 1; // NaN fails too
-        const R s = fail == 0 ? rsqrt_(d) : R(0);
+        if (!rsqrt_fast_takes(d) && fail == 0) fail = j + 1;
+        const R s = fail == 0 ? rsqrt_fast(d) : R(0);
         const R diag = isinf(d) ? d : d * s;
         const T l = lane == j ? from_real<T>(diag) : scale(r[j], s);
 
@@ -350,6 +421,14 @@ __device__ __forceinline__ void potrf_reg_body(T* __restrict__ a, long long lda,
             if (mine && lane >= c && (c < last || (lane == c && c == fail - 1))) out[c * lda] = r[c];
     }
 
+    if (fail != 0) { // uniform over the group; an inactive group has fail = 0
+        const unsigned group_mask = N == 32 ? 0xffffffffu : ((1u << N) - 1) << (threadIdx.x % 32 / N * N);
+        __syncwarp(group_mask); // the stored pivot, seen by every lane of the group
+        // The matrix again from the indices, as potrf_warp finds it.
+        T* const am = a + opaque((long long)blockIdx.x * (kThreads / N) + threadIdx.x / N) * stride;
+        if (re(am[(long long)(fail - 1) * (lda + 1)]) > R(0))
+            fail = finish_in_memory<T, UPPER, N>(am, lda, n, fail - 1, lane, group_mask);
+    }
     if (active && lane == 0) info[m] = fail;
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"sort"
@@ -127,6 +128,37 @@ func testPotrf[T core.Scalar](t *testing.T, s *cuda.Stream) {
 			})
 		}
 		t.Logf("%s %v: worst ‖A − L·Lᴴ‖₁/(n·eps·‖A‖₁) = %.3f (n = %d; bound 20)", core.TypeName[T](), uplo, worst, worstN)
+	}
+}
+
+// TestPotrfTinyPivots gives the register tier, every type, both triangles
+// and orders on both sides of each group width, matrices whose pivot is a
+// float32 subnormal (failureBatch's tiny items: first, middle and last
+// pivot, and one followed by a failure) between good ones, so that groups
+// that take finish_in_memory share warps with groups that do not; in a
+// layout with lda > n and one with 16-byte columns.
+func TestPotrfTinyPivots(t *testing.T) {
+	s := gputest.Stream(t)
+	t.Run("float32", func(t *testing.T) { testPotrfTinyPivots[float32](t, s) })
+	t.Run("float64", func(t *testing.T) { testPotrfTinyPivots[float64](t, s) })
+	t.Run("complex64", func(t *testing.T) { testPotrfTinyPivots[complex64](t, s) })
+	t.Run("complex128", func(t *testing.T) { testPotrfTinyPivots[complex128](t, s) })
+}
+
+func testPotrfTinyPivots[T core.Scalar](t *testing.T, s *cuda.Stream) {
+	for _, n := range []int{1, 2, 4, 5, 8, 9, 16, 17, 31, 32} {
+		tiny := [][2]int{{1, 0}, {n/2 + 1, 0}, {n, 0}}
+		if n > 1 {
+			tiny = append(tiny, [2]int{1, n})
+		}
+		mats, items := failureBatch[T](n, 7, nil, nil, nil, tiny)
+		for _, uplo := range []core.Uplo{core.Lower, core.Upper} {
+			t.Run(fmt.Sprintf("%v/n=%d", uplo, n), func(t *testing.T) {
+				factorLaidOut[T](t, s, uplo, mats, items, n+3, (n+3)*n+5, Potrf[T])
+				lda := (n + 4) / 4 * 4 // 16-byte columns
+				factorLaidOut[T](t, s, uplo, mats, items, lda, lda*n+4, Potrf[T])
+			})
+		}
 	}
 }
 
@@ -296,12 +328,69 @@ func testChecks[T core.Scalar](t *testing.T) {
 	}
 }
 
+// TestChecksTinyPivots is TestChecks for failureBatch's subnormal pivots:
+// the host reference passes CheckFactors, and what a kernel whose rsqrt
+// flushes them would leave is reported: the matrix stopped at the pivot as
+// a failure (finish_in_memory not taken), infinities from the flushed
+// rsqrt, and the pivot's column left unscaled.
+func TestChecksTinyPivots(t *testing.T) {
+	const n = 40
+	mats, items := failureBatch[float32](n, 5, nil, nil, nil, [][2]int{{1, 0}, {33, 0}, {n, 0}, {2, n - 1}})
+	for _, uplo := range []core.Uplo{core.Lower, core.Upper} {
+		in := oracle.NewStridedLayout[float32](n, n, len(mats), n+3, (n+3)*n+5)
+		for b, m := range mats {
+			oracle.Store(in, b, m)
+			oracle.PoisonTriangle(in, b, uplo, false)
+		}
+		out, info := referencePotrf(uplo, in)
+		var got []string
+		report := func(format string, args ...any) { got = append(got, fmt.Sprintf(format, args...)) }
+		if gputest.CheckFactors(report, uplo, in, items, out, info); len(got) > 0 {
+			t.Fatalf("%v: the reference fails the checks: %q", uplo, got)
+		}
+		const b, k = 3, 33 // items: spd, tiny at 1, spd, tiny at 33 (1-based), ...
+		if items[b].Kind != "tinypivot" {
+			t.Fatalf("item %d is %q, want the tiny pivot at %d", b, items[b].Kind, k)
+		}
+		at := func(o core.Strided[float32], i, j int) *float32 { // L(i, j) where uplo keeps it
+			if uplo == core.Upper {
+				i, j = j, i
+			}
+			return &o.Data[b*o.Stride+i+j*o.LD]
+		}
+		for plant, edit := range map[string]func(o core.Strided[float32], info []int32){
+			"stopped at the pivot": func(_ core.Strided[float32], info []int32) { info[b] = int32(k) },
+			"flushed rsqrt":        func(o core.Strided[float32], _ []int32) { *at(o, k-1, k-1) = float32(math.Inf(1)) },
+			"column unscaled": func(o core.Strided[float32], _ []int32) {
+				for i := k; i < n; i++ {
+					*at(o, i, k-1) = *at(in, i, k-1)
+				}
+			},
+		} {
+			o, i := oracle.Clone(out), slices.Clone(info)
+			edit(o, i)
+			got = nil
+			gputest.CheckFactors(report, uplo, in, items, o, i)
+			if len(got) == 0 {
+				t.Errorf("%v: planted %q was not reported", uplo, plant)
+			}
+		}
+	}
+}
+
 // failureBatch is the batch of the failure tests at order n: matrices that
 // must fail, each followed by a good one (each a random congruence of one
 // SPD matrix, as is the first): not positive definite at each order of
 // notSPD, NaN on the diagonal at each index of nanDiag, a symmetric pair of
-// NaNs at each (i, j) of nanOff. seed picks the congruences.
-func failureBatch[T core.Scalar](n int, seed uint64, notSPD, nanDiag []int, nanOff [][2]int) ([]*oracle.Mat, []gputest.Item) {
+// NaNs at each (i, j) of nanOff; then, for each {k, f} of tiny, one whose
+// k-th pivot is 2⁻¹⁴⁰, a float32 subnormal (oracle.TinyPivotFrom), which
+// must not fail, and, where f > k, is not positive definite at order f.
+// seed picks the congruences.
+// tinyPivot is 2⁻¹⁴⁰: a float32 subnormal (the smallest normal is 2⁻¹²⁶)
+// whose square root, 2⁻⁷⁰, is exact.
+const tinyPivot = 0x1p-140
+
+func failureBatch[T core.Scalar](n int, seed uint64, notSPD, nanDiag []int, nanOff, tiny [][2]int) ([]*oracle.Mat, []gputest.Item) {
 	gen := oracle.GenFor[T](uint64(n))
 	rng := rand.New(rand.NewPCG(uint64(n), seed))
 	base := gen.SPD(n, 100)
@@ -326,6 +415,14 @@ func failureBatch[T core.Scalar](n int, seed uint64, notSPD, nanDiag []int, nanO
 		oracle.PlantNaN(m, ij[0], ij[1])
 		oracle.PlantNaN(m, ij[1], ij[0])
 		add(m, gputest.Item{Kind: "nan:offdiag", Info: ij[0] + 1})
+	}
+	for _, kf := range tiny {
+		m := oracle.TinyPivotFrom(oracle.Congruent(base, rng, core.IsComplex[T]()), kf[0], tinyPivot, rng)
+		if kf[1] > kf[0] {
+			add(oracle.NotSPDFrom(m, kf[1]), gputest.Item{Kind: "tinypivot:notspd", Info: kf[1]})
+			continue
+		}
+		add(m, gputest.Item{Kind: "tinypivot"})
 	}
 	return mats, items
 }

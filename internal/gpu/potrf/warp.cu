@@ -26,9 +26,16 @@
 // (900.8); 1,024 matrices of n = 64, 16 calls back to back, 24.9 against
 // 20.3 (18.1); n = 48 16.2 against 15.0 (12.3) (session27/, call 2). The
 // tables choose between this tier and the CTA tier.
-// 193 registers (NVRTC 13, n = 64): 8 warps per SM, which ncu shows as the
-// limit (issue slots 48 % busy); capping them with __launch_bounds__ spilled
-// and was no faster (session8/warp-launch-bounds-*.log).
+// Pivots. potrf_warp takes rsqrt_fast (scalar.cuh) and sends a subnormal
+// pivot to finish_in_memory (potrf.cu): with rsqrtf the Lower kernel at
+// n = 64 took 193 registers (NVRTC 13), 8 warps per SM, which ncu showed as
+// the limit (issue slots 48 % busy; capping the registers with
+// __launch_bounds__ spilled and was no faster, session8/); now 153, 12
+// warps. [H200] 65,536 float matrices against rsqrtf, µs: Lower n = 64
+// 744.6 against 899.6 (68 % of copy bandwidth against 57 %), n = 48 480.4
+// against 470.0 (the one order measured slower), n = 33 287.6 against
+// 301.4; Upper n = 64 967.6 against 1037.3, n = 48 596.1 against 651.0
+// (session28/, calls 1 and 4; lab.py's eight builds in call 3).
 //
 // Step j: the pivot's owner is lane j mod 32 (ra for j < 32, rb after);
 // one shuffle broadcasts it, each lane scales its own entries of column j,
@@ -185,14 +192,20 @@ __device__ __forceinline__ void warp_body(T* __restrict__ a, long long lda, long
     T* const outb = a + opaque(base + ib);
     T* const col0 = reinterpret_cast<T*>(&column[0][warp][0]);
     T* const col1 = reinterpret_cast<T*>(&column[1][warp][0]);
-    int fail = 0; // j+1 of the first pivot that is not > 0
+    // potrf_warp's pivots take rsqrt_fast, and a positive one it refuses
+    // stops the loop as a failure would; finish_in_memory (potrf.cu) takes
+    // the matrix on from there. posv_warp keeps rsqrt_: its solve reads L
+    // from the registers.
+    constexpr bool kFast = !SOLVE;
+    int fail = 0; // j+1 of the first pivot that is not > 0 (kFast: that rsqrt_fast refuses)
 
 #pragma unroll
     for (int j = 0; j < NC; ++j) {
         const R d = j < 32 ? __shfl_sync(0xffffffffu, re(ra[j < 32 ? j : 0]), j % 32)
                            : __shfl_sync(0xffffffffu, re(rb[j]), j % 32);
-        if (!(d > R(0)) && fail == 0) fail = j + 1; // NaN fails too; padding pivots are 1
-        const R s = fail == 0 ? rsqrt_(d) : R(0);
+        // NaN fails too; padding pivots are 1.
+        if (!(kFast ? rsqrt_fast_takes(d) : d > R(0)) && fail == 0) fail = j + 1;
+        const R s = fail == 0 ? (kFast ? rsqrt_fast(d) : rsqrt_(d)) : R(0);
         const R diag = isinf(d) ? d : d * s;
         const T lb = ib == j ? from_real<T>(diag) : scale(rb[j], s);
         T la = from_real<T>(R(0));
@@ -276,6 +289,17 @@ __device__ __forceinline__ void warp_body(T* __restrict__ a, long long lda, long
         }
     }
 
+    if constexpr (kFast) {
+        if (fail != 0) { // uniform over the warp
+            // The matrix is found again from the indices, behind opaque(), so
+            // that nothing is kept live through the steps for this rare path
+            // (finish_in_memory says what it cost).
+            __syncwarp(); // the stored pivot, seen by every lane
+            T* const am = a + opaque((long long)blockIdx.x * kWarpTier + threadIdx.x / 32) * stride;
+            if (re(am[(long long)(fail - 1) * (lda + 1)]) > R(0))
+                fail = finish_in_memory<T, UPPER, 32>(am, lda, n, fail - 1, lane, 0xffffffffu);
+        }
+    }
     if (lane == 0) info[m] = fail;
 
     if constexpr (SOLVE) {

@@ -126,7 +126,9 @@ func testPotrfWarp[T core.Scalar](t *testing.T) {
 
 // TestPotrfWarpFailures puts failures on both rows of a lane (columns 1, 2,
 // 31, 32, 33, the middle, the last two), NaN on and off the diagonal, each
-// between good matrices.
+// between good matrices; and subnormal pivots, which the kernel's fast
+// rsqrt refuses and warp_finish takes on (on either row of a lane, the
+// last, and followed by a failure).
 func TestPotrfWarpFailures(t *testing.T) {
 	s := gputest.Stream(t)
 	testPotrfWarpFailures[float32](t, s)
@@ -134,7 +136,8 @@ func TestPotrfWarpFailures(t *testing.T) {
 
 func testPotrfWarpFailures[T core.Scalar](t *testing.T, s *cuda.Stream) {
 	for _, n := range []int{33, 40, 64} {
-		mats, items := failureBatch[T](n, 5, []int{1, 2, 31, 32, 33, n/2 + 1, n - 1, n}, []int{31, 32, n - 1}, [][2]int{{32, 31}, {n - 1, 0}, {n - 1, n - 2}})
+		mats, items := failureBatch[T](n, 5, []int{1, 2, 31, 32, 33, n/2 + 1, n - 1, n}, []int{31, 32, n - 1}, [][2]int{{32, 31}, {n - 1, 0}, {n - 1, n - 2}},
+			[][2]int{{1, 0}, {32, 0}, {33, 0}, {n, 0}, {2, n - 1}, {min(33, n-1), n}})
 		for _, uplo := range []core.Uplo{core.Lower, core.Upper} {
 			t.Run(fmt.Sprintf("%v/n=%d", uplo, n), func(t *testing.T) {
 				factorLaidOut[T](t, s, uplo, mats, items, n+3, (n+3)*n+5, PotrfWarp[T])

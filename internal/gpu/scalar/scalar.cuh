@@ -92,3 +92,22 @@ __device__ __forceinline__ cdouble add_mul(cdouble x, cdouble l, cdouble b) {
 
 __device__ __forceinline__ float rsqrt_(float x) { return rsqrtf(x); }
 __device__ __forceinline__ double rsqrt_(double x) { return rsqrt(x); }
+
+// rsqrt_fast is rsqrt_ for the x that rsqrt_fast_takes: the float one is a
+// bare rsqrt.approx.ftz, with rsqrtf's bits on normal floats and +Inf below
+// them, where rsqrtf scales x first. That scaling, inlined or as selects,
+// cost potrf_warp 45 registers and a quarter of its speed at n = 64
+// (bench/results/h200/session27/, call 3), so a kernel that takes rsqrt_fast
+// sends the pivots it refuses down a path of their own (warp.cu).
+__device__ __forceinline__ float rsqrt_fast(float x) {
+    float y;
+    asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+    return y;
+}
+__device__ __forceinline__ double rsqrt_fast(double x) { return rsqrt(x); }
+
+// rsqrt_fast_takes says whether rsqrt_fast(x) equals rsqrt_(x) for x > 0:
+// from the smallest normal float up (+Inf too); any positive double. NaN is
+// refused.
+__device__ __forceinline__ bool rsqrt_fast_takes(float x) { return x >= 1.17549435e-38f; }
+__device__ __forceinline__ bool rsqrt_fast_takes(double x) { return x > 0.0; }
