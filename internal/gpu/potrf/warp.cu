@@ -32,10 +32,10 @@
 // the limit (issue slots 48 % busy; capping the registers with
 // __launch_bounds__ spilled and was no faster, session8/); now 153, 12
 // warps. [H200] 65,536 float matrices against rsqrtf, µs: Lower n = 64
-// 744.6 against 899.6 (68 % of copy bandwidth against 57 %), n = 48 480.4
-// against 470.0 (the one order measured slower), n = 33 287.6 against
-// 301.4; Upper n = 64 967.6 against 1037.3, n = 48 596.1 against 651.0
-// (session28/, calls 1 and 4; lab.py's eight builds in call 3).
+// 744.6 against 899.6 (68 % of copy bandwidth against 57 %), n = 33 287.6
+// against 301.4, but n = 48 480.4 against 470.0 and n = 44 447.7 against
+// 420.1; Upper n = 64 967.6 against 1037.3, n = 48 596.1 against 651.0
+// (session28/, calls 1, 4 and 6; lab.py's eight builds in call 3).
 //
 // Step j: the pivot's owner is lane j mod 32 (ra for j < 32, rb after);
 // one shuffle broadcasts it, each lane scales its own entries of column j,

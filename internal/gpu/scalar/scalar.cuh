@@ -96,9 +96,10 @@ __device__ __forceinline__ double rsqrt_(double x) { return rsqrt(x); }
 // rsqrt_fast is rsqrt_ for the x that rsqrt_fast_takes: the float one is a
 // bare rsqrt.approx.ftz, with rsqrtf's bits on normal floats and +Inf below
 // them, where rsqrtf scales x first. That scaling, inlined or as selects,
-// cost potrf_warp 45 registers and a quarter of its speed at n = 64
+// cost potrf_warp 45 registers and about a quarter of its time at n = 64
 // (bench/results/h200/session27/, call 3), so a kernel that takes rsqrt_fast
-// sends the pivots it refuses down a path of their own (warp.cu).
+// sends the pivots it refuses down a path of their own (potrf.cu's
+// finish_in_memory).
 __device__ __forceinline__ float rsqrt_fast(float x) {
     float y;
     asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
