@@ -211,8 +211,9 @@ func ctaCase[T core.Scalar](t *testing.T, s *cuda.Stream, uplo core.Uplo, n, cou
 // TestPotrfCTAFailures puts failures where a blocked kernel can get them
 // wrong: on the first and last column of a panel, the first column of the
 // next, the middle and the last column, NaN on and off the diagonal, each
-// between good matrices, subnormal pivots (which must not fail), in a layout that allows 16-byte Upper rows (lda a
-// multiple of 4, aligned stride) and in one that does not.
+// between good matrices, subnormal pivots (which must not fail), in a
+// layout that allows 16-byte Upper rows (lda a multiple of 4, aligned
+// stride) and in one that does not.
 func TestPotrfCTAFailures(t *testing.T) {
 	s := gputest.Stream(t)
 	t.Run("float32", func(t *testing.T) { testPotrfCTAFailures[float32](t, s) })

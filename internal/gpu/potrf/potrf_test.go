@@ -378,6 +378,10 @@ func TestChecksTinyPivots(t *testing.T) {
 	}
 }
 
+// tinyPivot is 2⁻¹⁴⁰: a float32 subnormal (the smallest normal is 2⁻¹²⁶)
+// whose square root, 2⁻⁷⁰, is exact.
+const tinyPivot = 0x1p-140
+
 // failureBatch is the batch of the failure tests at order n: matrices that
 // must fail, each followed by a good one (each a random congruence of one
 // SPD matrix, as is the first): not positive definite at each order of
@@ -386,10 +390,6 @@ func TestChecksTinyPivots(t *testing.T) {
 // k-th pivot is 2⁻¹⁴⁰, a float32 subnormal (oracle.TinyPivotFrom), which
 // must not fail, and, where f > k, is not positive definite at order f.
 // seed picks the congruences.
-// tinyPivot is 2⁻¹⁴⁰: a float32 subnormal (the smallest normal is 2⁻¹²⁶)
-// whose square root, 2⁻⁷⁰, is exact.
-const tinyPivot = 0x1p-140
-
 func failureBatch[T core.Scalar](n int, seed uint64, notSPD, nanDiag []int, nanOff, tiny [][2]int) ([]*oracle.Mat, []gputest.Item) {
 	gen := oracle.GenFor[T](uint64(n))
 	rng := rand.New(rand.NewPCG(uint64(n), seed))

@@ -127,7 +127,7 @@ func testPotrfWarp[T core.Scalar](t *testing.T) {
 // TestPotrfWarpFailures puts failures on both rows of a lane (columns 1, 2,
 // 31, 32, 33, the middle, the last two), NaN on and off the diagonal, each
 // between good matrices; and subnormal pivots, which the kernel's fast
-// rsqrt refuses and warp_finish takes on (on either row of a lane, the
+// rsqrt refuses and finish_in_memory takes on (on either row of a lane, the
 // last, and followed by a failure).
 func TestPotrfWarpFailures(t *testing.T) {
 	s := gputest.Stream(t)
