@@ -5,6 +5,7 @@ import (
 	"math/cmplx"
 	"math/rand/v2"
 	"slices"
+	"testing"
 
 	"github.com/batchlas/batchlas/internal/core"
 	"github.com/batchlas/batchlas/internal/oracle"
@@ -240,6 +241,23 @@ func CheckFactorsWithin[T core.Scalar](errorf func(string, ...any), bound float6
 		worst = max(worst, r)
 	}
 	return worst
+}
+
+// Plants checks the checks: each plant breaks a copy of a result that
+// passes CheckFactors (out and info, for in and items), and t fails for any
+// break that CheckFactors does not report, labelled with label.
+func Plants[T core.Scalar](t testing.TB, label string, uplo core.Uplo, in core.Strided[T], items []Item, out core.Strided[T], info []int32,
+	plants map[string]func(o core.Strided[T], info []int32)) {
+	t.Helper()
+	for plant, edit := range plants {
+		o, i := oracle.Clone(out), slices.Clone(info)
+		edit(o, i)
+		reported := false
+		CheckFactors(func(string, ...any) { reported = true }, uplo, in, items, o, i)
+		if !reported {
+			t.Errorf("%s: planted %q was not reported", label, plant)
+		}
+	}
 }
 
 // SPDBatch is count packed n×n Hermitian positive definite matrices for
