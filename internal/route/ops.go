@@ -31,8 +31,8 @@ func Builtin() []*Op {
 		}
 	}
 	// The factor-and-solve kernels of internal/gpu/posv: register-resident
-	// up to posv.MaxN, then potrf's posv_warp and potrs_warp (float32) or
-	// posv_cta and potrs_cta.
+	// up to posv.MaxN, then potrf's posv_warp and potrs_warp (float32 to
+	// n = 64, float64 to 56, Upper 48) or posv_cta and potrs_cta.
 	fused := func() []Candidate {
 		return []Candidate{{Name: "native:fused", CanRun: nativeUpTo(posv.MaxPosvN)}}
 	}
@@ -120,7 +120,7 @@ func composedCanRun(c Call) error {
 }
 
 // warpCanRun accepts calls the warp-per-matrix Cholesky tier takes:
-// float32, 33 ≤ n ≤ potrf.MaxWarp.
+// float32 and float64, 33 ≤ n ≤ potrf.MaxWarpFor(dtype) (64 and 56).
 func warpCanRun(c Call) error {
 	if !c.Device.GPU() {
 		return errors.New("native kernels run on a GPU")

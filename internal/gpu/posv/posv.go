@@ -6,7 +6,7 @@
 // and written once (posv.cu says how and why). Both go on to MaxPosvN
 // with potrf's one-block tier (potrf.PosvCTA, potrf.PotrsCTA), except that
 // both take potrf's warp tier (potrf.PosvWarp, potrf.PotrsWarp) for
-// float32 up to potrf.MaxPosvWarp.
+// float32 up to n = 64 and float64 up to 56, Upper 48 (potrf.CanPosvWarp).
 package posv
 
 import (
@@ -34,8 +34,9 @@ var Source = scalar.Source("posv.cu", code)
 const MaxN = 32
 
 // MaxPosvN is the largest order Posv and Potrs take: above MaxN they are
-// potrf.PosvWarp and potrf.PotrsWarp for float32 (a warp per matrix)
-// and potrf.PosvCTA and potrf.PotrsCTA otherwise (a block of 64 threads).
+// potrf.PosvWarp and potrf.PotrsWarp for float32, and float64 to n = 56
+// (Upper 48; a warp per matrix), and potrf.PosvCTA and potrf.PotrsCTA
+// otherwise (a block of 64 threads).
 const MaxPosvN = potrf.MaxPosvCTA
 
 // maxThreads is the block size where the shared memory allows it: four
@@ -298,7 +299,8 @@ func check(o operands) error {
 // read nor written. No matrix affects another.
 // Argument errors return before anything is queued; n > MaxPosvN is an
 // error wrapping core.ErrUnsupported. Above MaxN the work is
-// potrf.PosvWarp's for float32 up to potrf.MaxPosvWarp, whose factor
+// potrf.PosvWarp's where potrf.CanPosvWarp allows (float32 up to n = 64,
+// float64 up to 56, Upper 48), whose factor
 // is bit-identical to potrf.PotrfWarp's, and potrf.PosvCTA's otherwise,
 // whose factor is bit-identical to potrf.PotrfCTA's; either's X has the
 // bits Potrs gives for its factor.
@@ -336,7 +338,7 @@ func Posv[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int, a cuda.Dev
 // overwrites. Layouts are Posv's. A zero on the factor's diagonal gives
 // infinities and NaNs in that matrix's X, as the substitution does in
 // LAPACK; no matrix affects another. Above MaxN the work is
-// potrf.PotrsWarp's for float32 up to potrf.MaxPosvWarp and
+// potrf.PotrsWarp's where potrf.CanPotrsWarp allows and
 // potrf.PotrsCTA's otherwise; either's X has the bits of Posv's for the
 // same factor.
 // Argument errors return before anything is queued; n > MaxPosvN is an

@@ -277,8 +277,10 @@ func TestKernelResources(t *testing.T) {
 var nrhsList = []int{0, 1, 2, 3, 4, 5, 8, 9, 16, 17}
 
 // posvCTASizes are the orders above MaxN the tests take to posv_cta: each
-// side of its 16-column panel edges and its ceiling.
-var posvCTASizes = []int{33, 40, 47, 48, 49, 63, 64}
+// side of its 16-column panel edges and its ceiling; 55, 56 and 57 are each
+// side of float64's warp-tier ceiling (potrf.MaxWarpFor), 48 and 49 of its
+// Upper solves'.
+var posvCTASizes = []int{33, 40, 47, 48, 49, 55, 56, 57, 63, 64}
 
 // TestPosv solves, for every type, both triangles, n = 1…32 and
 // posvCTASizes and every count of nrhsList, a batch of mixed matrices (random, ill-conditioned,
@@ -337,7 +339,7 @@ func posvOrders() []int {
 
 // posvCase runs one order through every count of nrhsList and returns the
 // worst solve residual and where it was. Above MaxN, where Posv is
-// posv_warp (float32, n ≤ potrf.MaxPosvWarp) or posv_cta and Potrs is
+// posv_warp (potrf.CanPosvWarp: float32 n ≤ 64, float64 n ≤ 56, Upper 48) or posv_cta and Potrs is
 // potrs_warp or potrs_cta, the reference factor is potrf.PotrfWarp's or
 // potrf.PotrfCTA's. With vectors, A's columns and matrices start on 16
 // bytes (lda and the stride multiples of 4 elements).
@@ -561,6 +563,7 @@ func TestPosvTiming(t *testing.T) {
 	for _, n := range []int{48, 64} {
 		t.Run(fmt.Sprintf("float32/Upper/n=%d", n), func(t *testing.T) { timePosv[float32](t, tm, core.Upper, n) })
 	}
+	t.Run("float64/Upper/n=48", func(t *testing.T) { timePosv[float64](t, tm, core.Upper, 48) })
 }
 
 // timing is what the timed arms share.

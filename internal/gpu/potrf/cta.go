@@ -283,7 +283,7 @@ func PosvCTAKernels(c *cuda.Context, dt cuda.DType) ([]*cuda.Kernel, error) {
 // the solve of A·X = B, X over B, for the matrices that did not fail; a
 // failed matrix's B is neither read nor written. B is n×nrhs column-major,
 // leading dimension ldb, matrix m at m·strideB. It serves posv.Posv for
-// MaxN < n ≤ MaxPosvCTA where PosvWarp does not (every type but float32),
+// MaxN < n ≤ MaxPosvCTA where PosvWarp does not (complex; float64 above 56, Upper above 48),
 // and posv.Posv checks the arguments; this checks A's as PotrfCTA
 // does and the order.
 func PosvCTA[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int, a cuda.DevicePtr, lda int, strideA int64,
@@ -301,7 +301,7 @@ func PosvCTA[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int, a cuda.
 // factors as PotrfCTA and PosvCTA leave them, the solve of A·X = B, X over
 // B, with the same steps as PosvCTA's (the same bits). Layouts are
 // PosvCTA's. It serves posv.Potrs for MaxN < n ≤ MaxPosvCTA where PotrsWarp
-// does not (every type but float32), and posv.Potrs checks the arguments.
+// does not (complex; float64 above 56, Upper above 48), and posv.Potrs checks the arguments.
 func PotrsCTA[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int, a cuda.DevicePtr, lda int, strideA int64,
 	b cuda.DevicePtr, ldb int, strideB int64, count int) error {
 	dt := cuda.DTypeOf[T]()

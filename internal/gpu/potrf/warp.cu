@@ -4,12 +4,12 @@
 //
 // Shape. Lane i holds row i in ra[0..31] (a row above 32 has no column past
 // 31 in the lower triangle) and row i + 32 in rb[0..NC-1], NC = n rounded
-// up to a multiple of 4: 32 + NC values, 96 at n = 64: float32 only (NVRTC
-// 11.8, sm_90: 150–254 registers, no spills, once the stores stopped
-// holding NC offsets live; float64 and complex64 spilled 60–850 bytes at
-// NC ≥ 52). Rows n..NC-1 hold the identity, as in potrf_reg, so the body tests
-// neither the lane nor n. Every loop is unrolled; the registers are indexed
-// only by constants.
+// up to a multiple of 4: 32 + NC values, 96 at n = 64: float32 to NC = 64
+// (NVRTC 11.8, sm_90: 150–254 registers, no spills, once the stores stopped
+// holding NC offsets live) and float64 to NC = 56 (CUDA 13: 178–254
+// registers; it spills from 60, warp.go's maxWarp). Rows n..NC-1 hold the
+// identity, as in potrf_reg, so the body tests neither the lane nor n.
+// Every loop is unrolled; the registers are indexed only by constants.
 //
 // Why a warp. The CTA tier at n = 48…64 runs one block of 64 threads per
 // matrix with a block-wide barrier per column. Here a step's only barrier

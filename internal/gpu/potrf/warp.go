@@ -1,10 +1,9 @@
 package potrf
 
-// This file is the warp tier ("native:warp") for MaxN < n ≤ MaxWarp: one
-// matrix per warp, two rows per lane in registers (warp.cu says how and
-// why), float32 only: at n = 64 the rows are 96 values, and float64 and
-// complex64 (192 registers of rows) spill (NVRTC 11.8, sm_90: 60 to 850
-// bytes at NC ≥ 52); the CTA tier takes the other types.
+// This file is the warp tier ("native:warp") for MaxN < n ≤ MaxWarpFor(dt):
+// one matrix per warp, two rows per lane in registers (warp.cu says how and
+// why), float32 up to n = 64 and float64 up to n = 56 (maxWarp says why);
+// the CTA tier takes the other orders and types.
 
 import (
 	_ "embed"
@@ -22,8 +21,49 @@ var warpCode string
 // Upper tile the warp kernel shares) followed by warp.cu.
 var WarpSource = cuda.Source{Name: "warp.cu", Code: Source.Code + "\n#line 1 \"warp.cu\"\n" + warpCode}
 
-// MaxWarp is the largest order of the warp tier: two rows of 32 lanes.
+// MaxWarp is the largest order of the warp tier for any type (float32's):
+// two rows of 32 lanes. MaxWarpFor gives each type's.
 const MaxWarp = 64
+
+// maxWarp is each type's largest order, 0 for a type without the tier: the
+// largest bucket whose kernels (all three, both triangles) keep their rows
+// in registers. The rows are 32 + NC values a lane: float64 took 254
+// registers and no local memory at NC = 56, and spilled from NC = 60 (8 B;
+// at 64, 24 B Lower and 192 B Upper, which then ran 2.7 times as long as
+// Lower) under CUDA 13's NVRTC. [H200] 16,384
+// float64 systems, Lower, against the CTA tier on the same inputs, µs
+// (bench/results/h200/session29/call3-lab.log): potrf n = 40 179 against
+// 310, 48 209 against 340, 56 252 against 465; posv with one right-hand
+// side n = 48 275 against 651, 56 396 against 833, with 16 n = 48 477
+// against 972. complex64 (as wide as float64, with more registers for its
+// arithmetic) has not been tried.
+var maxWarp = [...]int{
+	cuda.Float32:    64,
+	cuda.Float64:    56,
+	cuda.Complex64:  0,
+	cuda.Complex128: 0,
+}
+
+// MaxWarpFor is the largest order of the warp tier for dtype, 0 where it
+// has none.
+func MaxWarpFor(dtype cuda.DType) int {
+	if dtype < cuda.Float32 || dtype > cuda.Complex128 {
+		return 0
+	}
+	return maxWarp[dtype]
+}
+
+// warpSolveMax is the largest order posv_warp and potrs_warp solve for
+// dtype and uplo: the tier's, but 48 for float64 Upper, whose posv_warp
+// kernels took 254 registers and 8 B of local memory at NC = 52 and 56
+// (CUDA 13; session 29, call 4). potrs_warp stops there too, so that
+// Potrs keeps the bits of Posv's X (posv_cta and potrs_cta take both).
+func warpSolveMax(dtype cuda.DType, uplo core.Uplo) int {
+	if dtype == cuda.Float64 && uplo == core.Upper {
+		return min(48, MaxWarpFor(dtype))
+	}
+	return MaxWarpFor(dtype)
+}
 
 // warpPerBlock is kWarpTier of warp.cu: matrices (warps) per block.
 const warpPerBlock = 2
@@ -49,15 +89,16 @@ func warpKernelNames(dt cuda.DType, nc int) []string {
 	return []string{name(false), name(true)}
 }
 
-// MaxPosvWarp is the largest order posv_warp and potrs_warp solve: every
-// order of the warp tier. [H200] 65,536 float systems, 1, 4 and 16
-// right-hand sides, against the vendor in one process
-// (bench/results/h200/session25/, call 3): Posv n = 48 6.32×, 5.47×, 5.34×,
-// n = 64 6.24×, 5.82×, 5.50× (posv's TestPosvTiming); Potrs n = 48 4.50×,
-// 3.70×, 4.37×, n = 64 3.00×, 2.60×, 3.23× (batchlas tune potrs). Upper
-// against the vendor's Upper (calls 4 and 5): Posv n = 48 7.42×, 6.55×,
-// 6.28×, n = 64 5.95×, 5.54×, 5.39× (columns on 16 bytes); Potrs n = 48
-// 4.82×, 3.32×, 4.12×, n = 64 2.98×, 2.49×, 3.18×.
+// MaxPosvWarp is the largest order posv_warp and potrs_warp solve for any
+// type (float32's; warpSolveMax gives each type's and triangle's). [H200]
+// 65,536 float systems, 1, 4 and 16 right-hand sides, against the vendor
+// in one process (bench/results/h200/session25/, call 3): Posv n = 48
+// 6.32×, 5.47×, 5.34×, n = 64 6.24×, 5.82×, 5.50× (posv's TestPosvTiming);
+// Potrs n = 48 4.50×, 3.70×, 4.37×, n = 64 3.00×, 2.60×, 3.23× (batchlas
+// tune potrs). Upper against the vendor's Upper (calls 4 and 5): Posv
+// n = 48 7.42×, 6.55×, 6.28×, n = 64 5.95×, 5.54×, 5.39× (columns on 16
+// bytes); Potrs n = 48 4.82×, 3.32×, 4.12×, n = 64 2.98×, 2.49×, 3.18×.
+// float64, Lower, n = 48 (session 29, call 5): Posv 5.45×, 4.93×, 3.71×.
 const MaxPosvWarp = 64
 
 // posvWarpNames are the name expressions of posv_warp for bucket nc and
@@ -81,21 +122,22 @@ func potrsWarpNames(dt cuda.DType, nc int, upper bool) []string {
 }
 
 // warpTypes are the types with a warp kernel.
-var warpTypes = []cuda.DType{cuda.Float32}
+var warpTypes = []cuda.DType{cuda.Float32, cuda.Float64}
 
 // WarpKernelNames lists every name expression of warp.cu, for a registry or
 // a compile check: potrf_warp (Lower, Upper), posv_warp (Lower, Upper
 // through the tile, Upper in place) and potrs_warp (Lower, Upper) for each
-// of the 8 buckets (posv_warp and potrs_warp up to MaxPosvWarp).
+// bucket of each type (float32 8, float64 6), the solves up to
+// warpSolveMax.
 func WarpKernelNames() []string {
 	var names []string
 	for _, dt := range warpTypes {
-		for nc := warpCols(MaxN + 1); nc <= MaxWarp; nc += 4 {
+		for nc := warpCols(MaxN + 1); nc <= MaxWarpFor(dt); nc += 4 {
 			names = append(names, warpKernelNames(dt, nc)...)
-			if nc <= MaxPosvWarp {
-				for _, upper := range []bool{false, true} {
-					names = append(names, posvWarpNames(dt, nc, upper)...)
-					names = append(names, potrsWarpNames(dt, nc, upper)...)
+			for _, uplo := range []core.Uplo{core.Lower, core.Upper} {
+				if nc <= warpSolveMax(dt, uplo) {
+					names = append(names, posvWarpNames(dt, nc, uplo == core.Upper)...)
+					names = append(names, potrsWarpNames(dt, nc, uplo == core.Upper)...)
 				}
 			}
 		}
@@ -157,9 +199,9 @@ func loadWarp[K comparable](c *cuda.Context, set *cuda.KernelSets[K], what strin
 }
 
 // CanRunWarp reports whether the warp kernel factors matrices of order n
-// and type dtype: nil for float32 with MaxN < n ≤ MaxWarp and for n = 0,
-// or an error wrapping core.ErrUnsupported (another order or type),
-// core.ErrShape or core.ErrArgument.
+// and type dtype: nil for MaxN < n ≤ MaxWarpFor(dtype) (float32 and
+// float64) and for n = 0, or an error wrapping core.ErrUnsupported
+// (another order or type), core.ErrShape or core.ErrArgument.
 func CanRunWarp(dtype cuda.DType, n int) error {
 	switch {
 	case dtype < cuda.Float32 || dtype > cuda.Complex128:
@@ -168,18 +210,19 @@ func CanRunWarp(dtype cuda.DType, n int) error {
 		return fmt.Errorf("%w: potrf: warp: n = %d must not be negative", core.ErrShape, n)
 	case n == 0:
 		return nil
-	case dtype != cuda.Float32:
-		return fmt.Errorf("%w: potrf: the warp kernel is for float32, not %v (its rows would spill)", core.ErrUnsupported, dtype)
-	case n <= MaxN || n > MaxWarp:
-		return fmt.Errorf("%w: potrf: the warp kernel factors %d < n ≤ %d, not %d", core.ErrUnsupported, MaxN, MaxWarp, n)
+	case MaxWarpFor(dtype) == 0:
+		return fmt.Errorf("%w: potrf: the warp kernel is for float32 and float64, not %v (its rows would spill)", core.ErrUnsupported, dtype)
+	case n <= MaxN || n > MaxWarpFor(dtype):
+		return fmt.Errorf("%w: potrf: the warp kernel factors %v for %d < n ≤ %d, not %d", core.ErrUnsupported, dtype, MaxN, MaxWarpFor(dtype), n)
 	}
 	return nil
 }
 
 // PotrfWarp queues on s the Cholesky factorization of count Hermitian
 // positive definite n×n matrices with the warp kernel; arguments, results,
-// info and failures as PotrfCTA's. n outside (MaxN, MaxWarp] and types
-// other than float32 are errors wrapping core.ErrUnsupported.
+// info and failures as PotrfCTA's. Calls CanRunWarp refuses (n outside
+// (MaxN, MaxWarpFor(T)], types other than float32 and float64) are errors
+// wrapping core.ErrUnsupported.
 func PotrfWarp[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n int, a cuda.DevicePtr, lda int, stride int64, count int, info cuda.DevicePtr) error {
 	dt := cuda.DTypeOf[T]()
 	if s == nil {
@@ -228,27 +271,28 @@ func warpLaunch(s *cuda.Stream, k *cuda.Kernel, count, shared int, args *cuda.Ar
 }
 
 // CanPosvWarp reports whether posv_warp solves systems of order n, type
-// dtype and triangle uplo: nil for float32 with MaxN < n ≤ MaxPosvWarp and
-// for n = 0, either triangle, or an error wrapping core.ErrUnsupported
-// (another order or type; warp.go's header and MaxPosvWarp say why),
+// dtype and triangle uplo: nil where CanRunWarp is (MaxN < n ≤
+// MaxWarpFor(dtype), float32 and float64, and n = 0) but float64 Upper
+// above 48 (warpSolveMax), or an error wrapping core.ErrUnsupported
+// (another order, type or triangle; maxWarp and warpSolveMax say why),
 // core.ErrShape or core.ErrArgument. posv.Posv takes posv_warp exactly
 // where this is nil.
 func CanPosvWarp(dtype cuda.DType, uplo core.Uplo, n int) error {
-	return canWarpSolve("posv_warp", dtype, n)
+	return canWarpSolve("posv_warp", dtype, uplo, n)
 }
 
 // CanPotrsWarp is CanPosvWarp for potrs_warp, which serves the same calls;
 // posv.Potrs takes it exactly where this is nil.
 func CanPotrsWarp(dtype cuda.DType, uplo core.Uplo, n int) error {
-	return canWarpSolve("potrs_warp", dtype, n)
+	return canWarpSolve("potrs_warp", dtype, uplo, n)
 }
 
-func canWarpSolve(name string, dtype cuda.DType, n int) error {
+func canWarpSolve(name string, dtype cuda.DType, uplo core.Uplo, n int) error {
 	if err := CanRunWarp(dtype, n); err != nil {
 		return err
 	}
-	if n > MaxPosvWarp {
-		return fmt.Errorf("%w: potrf: %s solves n ≤ %d, not %d", core.ErrUnsupported, name, MaxPosvWarp, n)
+	if limit := warpSolveMax(dtype, uplo); n > limit {
+		return fmt.Errorf("%w: potrf: %s solves %v %v for n ≤ %d, not %d", core.ErrUnsupported, name, dtype, uplo, limit, n)
 	}
 	return nil
 }

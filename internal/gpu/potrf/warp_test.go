@@ -28,7 +28,10 @@ func TestWarpArguments(t *testing.T) {
 		{cuda.Float32, 0, nil},
 		{cuda.Float32, 33, nil},
 		{cuda.Float32, 64, nil},
-		{cuda.Float64, 48, core.ErrUnsupported},
+		{cuda.Float64, 33, nil},
+		{cuda.Float64, 56, nil},
+		{cuda.Float64, 57, core.ErrUnsupported},
+		{cuda.Float64, 64, core.ErrUnsupported},
 		{cuda.Complex64, 47, core.ErrUnsupported},
 		{cuda.Float32, 32, core.ErrUnsupported},
 		{cuda.Float32, 65, core.ErrUnsupported},
@@ -43,29 +46,44 @@ func TestWarpArguments(t *testing.T) {
 	if err := PotrfWarp[float32](nil, core.Lower, 40, 1<<20, 40, 1600, 1, 1<<24); !errors.Is(err, core.ErrArgument) {
 		t.Errorf("nil stream: %v", err)
 	}
-	// The Upper tile of the largest bucket must fit the sm_90 opt-in limit.
-	if b := warpTileBytes(cuda.Float32, MaxWarp); b > ctaSharedLimit {
-		t.Errorf("Upper tile at n = %d: %d B, over %d", MaxWarp, b, ctaSharedLimit)
+	// The Upper tile of each type's largest bucket must fit the sm_90
+	// opt-in limit.
+	for _, dt := range warpTypes {
+		if b := warpTileBytes(dt, MaxWarpFor(dt)); b > ctaSharedLimit {
+			t.Errorf("%v: Upper tile at n = %d: %d B, over %d", dt, MaxWarpFor(dt), b, ctaSharedLimit)
+		}
+	}
+	if MaxWarpFor(cuda.Complex64) != 0 || MaxWarpFor(cuda.DType(9)) != 0 || MaxWarpFor(cuda.Float32) != MaxWarp {
+		t.Errorf("MaxWarpFor: complex64 %d, type 9 %d, float32 %d (MaxWarp %d)", MaxWarpFor(cuda.Complex64), MaxWarpFor(cuda.DType(9)), MaxWarpFor(cuda.Float32), MaxWarp)
 	}
 	// potrf_warp: Lower, Upper (the tile); posv_warp: Lower, Upper tile,
-	// Upper in place; potrs_warp: Lower, Upper; 8 buckets.
-	if got, want := len(WarpKernelNames()), (2+3+2)*8*len(warpTypes); got != want {
+	// Upper in place; potrs_warp: Lower, Upper; 8 float32 buckets (36…64)
+	// and 6 float64 ones (36…56), whose Upper solves stop at 48 (4).
+	if got, want := len(WarpKernelNames()), (2+3+2)*8+(2+1+1)*6+(2+1)*4; got != want {
 		t.Errorf("%d warp kernels, want %d", got, want)
 	}
-	// posv_warp and potrs_warp: float32 only, either triangle, refused
-	// before the stream is looked at.
+	// posv_warp and potrs_warp: the tier's types and orders, either
+	// triangle, refused before the stream is looked at.
 	for _, tc := range []struct {
 		name string
 		err  error
 		want error
 	}{
 		{"Posv Upper nil stream", PosvWarp[float32](nil, core.Upper, 40, 1, 1<<20, 40, 1600, 1<<22, 40, 40, 1, 1<<24), core.ErrArgument},
-		{"Posv float64", PosvWarp[float64](nil, core.Lower, 40, 1, 1<<20, 40, 1600, 1<<22, 40, 40, 1, 1<<24), core.ErrUnsupported},
+		{"Posv complex64", PosvWarp[complex64](nil, core.Lower, 40, 1, 1<<20, 40, 1600, 1<<22, 40, 40, 1, 1<<24), core.ErrUnsupported},
+		{"Posv float64 nil stream", PosvWarp[float64](nil, core.Lower, 56, 1, 1<<20, 56, 56*56, 1<<22, 56, 56, 1, 1<<24), core.ErrArgument},
+		{"Posv float64 n = 57", PosvWarp[float64](nil, core.Lower, 57, 1, 1<<20, 57, 57*57, 1<<22, 57, 57, 1, 1<<24), core.ErrUnsupported},
+		{"Posv float64 Upper n = 48 nil stream", PosvWarp[float64](nil, core.Upper, 48, 1, 1<<20, 48, 48*48, 1<<22, 48, 48, 1, 1<<24), core.ErrArgument},
+		{"Posv float64 Upper n = 49", PosvWarp[float64](nil, core.Upper, 49, 1, 1<<20, 49, 49*49, 1<<22, 49, 49, 1, 1<<24), core.ErrUnsupported},
 		{"Posv n = 32", PosvWarp[float32](nil, core.Lower, 32, 1, 1<<20, 32, 1024, 1<<22, 32, 32, 1, 1<<24), core.ErrUnsupported},
 		{"Posv n = 65", PosvWarp[float32](nil, core.Lower, 65, 1, 1<<20, 65, 65*65, 1<<22, 65, 65, 1, 1<<24), core.ErrUnsupported},
 		{"Posv nil stream", PosvWarp[float32](nil, core.Lower, 40, 1, 1<<20, 40, 1600, 1<<22, 40, 40, 1, 1<<24), core.ErrArgument},
 		{"Potrs Upper nil stream", PotrsWarp[float32](nil, core.Upper, 40, 1, 1<<20, 40, 1600, 1<<22, 40, 40, 1), core.ErrArgument},
-		{"Potrs float64", PotrsWarp[float64](nil, core.Lower, 40, 1, 1<<20, 40, 1600, 1<<22, 40, 40, 1), core.ErrUnsupported},
+		{"Potrs complex128", PotrsWarp[complex128](nil, core.Lower, 40, 1, 1<<20, 40, 1600, 1<<22, 40, 40, 1), core.ErrUnsupported},
+		{"Potrs float64 nil stream", PotrsWarp[float64](nil, core.Lower, 56, 1, 1<<20, 56, 56*56, 1<<22, 56, 56, 1), core.ErrArgument},
+		{"Potrs float64 Upper n = 48 nil stream", PotrsWarp[float64](nil, core.Upper, 48, 1, 1<<20, 48, 48*48, 1<<22, 48, 48, 1), core.ErrArgument},
+		{"Potrs float64 Upper n = 56", PotrsWarp[float64](nil, core.Upper, 56, 1, 1<<20, 56, 56*56, 1<<22, 56, 56, 1), core.ErrUnsupported},
+		{"Potrs float64 n = 64", PotrsWarp[float64](nil, core.Lower, 64, 1, 1<<20, 64, 64*64, 1<<22, 64, 64, 1), core.ErrUnsupported},
 		{"Potrs n = 65", PotrsWarp[float32](nil, core.Lower, 65, 1, 1<<20, 65, 65*65, 1<<22, 65, 65, 1), core.ErrUnsupported},
 		{"Potrs nil stream", PotrsWarp[float32](nil, core.Lower, 40, 1, 1<<20, 40, 1600, 1<<22, 40, 40, 1), core.ErrArgument},
 	} {
@@ -75,12 +93,12 @@ func TestWarpArguments(t *testing.T) {
 	}
 }
 
-// warpSizes are the orders of the warp sweep: all of them, or under -short
-// the edges of the rows and buckets.
-func warpSizes() []int {
+// warpSizes are the orders of the warp sweep for dt: all of them, or under
+// -short the edges of the rows and buckets.
+func warpSizes(dt cuda.DType) []int {
 	var sizes []int
-	for n := MaxN + 1; n <= MaxWarp; n++ {
-		if !testing.Short() || slices.Contains([]int{33, 35, 36, 37, 47, 48, 49, 63, 64}, n) {
+	for n := MaxN + 1; n <= MaxWarpFor(dt); n++ {
+		if !testing.Short() || slices.Contains([]int{33, 35, 36, 37, 47, 48, 49, 55, 56, 63, 64}, n) {
 			sizes = append(sizes, n)
 		}
 	}
@@ -93,7 +111,8 @@ func warpSizes() []int {
 // poisoned), checked as TestPotrf checks and bit-identical batched and alone.
 func TestPotrfWarp(t *testing.T) {
 	gputest.Stream(t)
-	testPotrfWarp[float32](t)
+	t.Run("float32", testPotrfWarp[float32])
+	t.Run("float64", testPotrfWarp[float64])
 }
 
 func testPotrfWarp[T core.Scalar](t *testing.T) {
@@ -105,7 +124,7 @@ func testPotrfWarp[T core.Scalar](t *testing.T) {
 			worstN, cases int
 		)
 		t.Run(uplo.String(), func(t *testing.T) {
-			for _, n := range warpSizes() {
+			for _, n := range warpSizes(cuda.DTypeOf[T]()) {
 				t.Run(fmt.Sprintf("n=%d", n), func(t *testing.T) {
 					t.Parallel()
 					in, items := gputest.MixedBatch[T](n, count, uplo, uint64(9000*n)+uint64(uplo))
@@ -131,11 +150,12 @@ func testPotrfWarp[T core.Scalar](t *testing.T) {
 // last, and followed by a failure).
 func TestPotrfWarpFailures(t *testing.T) {
 	s := gputest.Stream(t)
-	testPotrfWarpFailures[float32](t, s)
+	t.Run("float32", func(t *testing.T) { testPotrfWarpFailures[float32](t, s) })
+	t.Run("float64", func(t *testing.T) { testPotrfWarpFailures[float64](t, s) })
 }
 
 func testPotrfWarpFailures[T core.Scalar](t *testing.T, s *cuda.Stream) {
-	for _, n := range []int{33, 40, 64} {
+	for _, n := range []int{33, 40, MaxWarpFor(cuda.DTypeOf[T]())} {
 		mats, items := failureBatch[T](n, 5, []int{1, 2, 31, 32, 33, n/2 + 1, n - 1, n}, []int{31, 32, n - 1}, [][2]int{{32, 31}, {n - 1, 0}, {n - 1, n - 2}},
 			[][2]int{{1, 0}, {32, 0}, {33, 0}, {n, 0}, {2, n - 1}, {min(33, n-1), n}})
 		for _, uplo := range []core.Uplo{core.Lower, core.Upper} {
@@ -155,6 +175,8 @@ func TestWarpConformance(t *testing.T) {
 	s := gputest.Stream(t)
 	cfg := conformance.Config{Sizes: []int{33, 36, 37, 48, 63, 64}, Unsupported: []string{`^Potrf/[^/]+/Empty/(Lower|Upper)/n=4/count=0$`}}
 	conformance.PotrfTest[float32](t, engine[float32]{s, PotrfWarp[float32]}, cfg)
+	cfg.Sizes = []int{33, 36, 37, 48, 55, 56}
+	conformance.PotrfTest[float64](t, engine[float64]{s, PotrfWarp[float64]}, cfg)
 }
 
 // TestWarpKernelResources loads every warp kernel and fails on any local
@@ -164,7 +186,7 @@ func TestWarpKernelResources(t *testing.T) {
 	s := gputest.Stream(t)
 	c := s.Context()
 	for _, dt := range warpTypes {
-		for nc := warpCols(MaxN + 1); nc <= MaxWarp; nc += 4 {
+		for nc := warpCols(MaxN + 1); nc <= MaxWarpFor(dt); nc += 4 {
 			ks, err := warpKernels(c, dt, nc)
 			if err != nil {
 				t.Errorf("%v, bucket %d: %v", dt, nc, err)
@@ -172,7 +194,7 @@ func TestWarpKernelResources(t *testing.T) {
 			}
 			var solves []*cuda.Kernel
 			for _, uplo := range []core.Uplo{core.Lower, core.Upper} {
-				if nc > MaxPosvWarp {
+				if nc > warpSolveMax(dt, uplo) {
 					continue
 				}
 				for _, load := range []func(*cuda.Context, cuda.DType, int, core.Uplo) ([]*cuda.Kernel, error){posvWarpKernels, potrsWarpKernels} {
@@ -219,6 +241,11 @@ func TestPotrfWarpTiming(t *testing.T) {
 	for _, tc := range []struct{ n, count int }{{33, 65536}, {48, 65536}, {64, 1024}, {64, 65536}} {
 		for _, uplo := range []core.Uplo{core.Lower, core.Upper} {
 			timeWarp[float32](t, s, sv, tm, uplo, tc.n, tc.count)
+		}
+	}
+	for _, tc := range []struct{ n, count int }{{33, 65536}, {48, 16384}, {48, 65536}, {56, 65536}} {
+		for _, uplo := range []core.Uplo{core.Lower, core.Upper} {
+			timeWarp[float64](t, s, sv, tm, uplo, tc.n, tc.count)
 		}
 	}
 }
