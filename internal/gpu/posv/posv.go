@@ -5,8 +5,11 @@
 // factor's columns in shared memory for the substitutions; A and B are read
 // and written once (posv.cu says how and why). Both go on to MaxPosvN
 // with potrf's one-block tier (potrf.PosvCTA, potrf.PotrsCTA), except that
-// both take potrf's warp tier (potrf.PosvWarp, potrf.PotrsWarp) for
-// float32 up to n = 64 and float64 up to 56, Upper 48 (potrf.CanPosvWarp).
+// both take potrf's warp tier for float32 and float64: Potrs potrs_warp up
+// to n = 64 (potrf.CanPotrsWarp); Posv posv_warp up to 64 for float32 and
+// 56 for float64, Upper 48 (potrf.CanPosvWarp), and above that to 64 the
+// factorization (potrf_warp or potrf_cta) and then potrs_warp, two launches
+// where posv_warp's registers would spill.
 package posv
 
 import (
@@ -33,10 +36,10 @@ var Source = scalar.Source("posv.cu", code)
 // register-resident factorization, whose row of the factor they share.
 const MaxN = 32
 
-// MaxPosvN is the largest order Posv and Potrs take: above MaxN they are
-// potrf.PosvWarp and potrf.PotrsWarp for float32, and float64 to n = 56
-// (Upper 48; a warp per matrix), and potrf.PosvCTA and potrf.PotrsCTA
-// otherwise (a block of 64 threads).
+// MaxPosvN is the largest order Posv and Potrs take: above MaxN they go to
+// potrf's warp tier for float32 and float64 (a warp per matrix; the package
+// comment says how) and to potrf.PosvCTA and potrf.PotrsCTA for the complex
+// types (a block of 64 threads).
 const MaxPosvN = potrf.MaxPosvCTA
 
 // maxThreads is the block size where the shared memory allows it: four
@@ -300,10 +303,12 @@ func check(o operands) error {
 // Argument errors return before anything is queued; n > MaxPosvN is an
 // error wrapping core.ErrUnsupported. Above MaxN the work is
 // potrf.PosvWarp's where potrf.CanPosvWarp allows (float32 up to n = 64,
-// float64 up to 56, Upper 48), whose factor
-// is bit-identical to potrf.PotrfWarp's, and potrf.PosvCTA's otherwise,
-// whose factor is bit-identical to potrf.PotrfCTA's; either's X has the
-// bits Potrs gives for its factor.
+// float64 up to 56, Upper 48), whose factor is bit-identical to
+// potrf.PotrfWarp's; else, where potrf.CanPotrsWarp allows (float64 Upper
+// 49…64, Lower 57…64), potrf.PotrfWarp's (up to potrf.MaxWarpFor) or
+// potrf.PotrfCTA's followed by potrf.PotrsWarp's on the matrices that did
+// not fail; else potrf.PosvCTA's, whose factor is bit-identical to
+// potrf.PotrfCTA's. Each way X has the bits Potrs gives for its factor.
 func Posv[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int, a cuda.DevicePtr, lda int, strideA int64,
 	b cuda.DevicePtr, ldb int, strideB int64, count int, info cuda.DevicePtr) error {
 	dt := cuda.DTypeOf[T]()
@@ -323,12 +328,36 @@ func Posv[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int, a cuda.Dev
 		if potrf.CanPosvWarp(dt, uplo, n) == nil {
 			return potrf.PosvWarp[T](s, uplo, n, nrhs, a, lda, strideA, b, ldb, strideB, count, info)
 		}
+		if potrf.CanPotrsWarp(dt, uplo, n) == nil {
+			return factorThenSolve[T](s, uplo, n, nrhs, a, lda, strideA, b, ldb, strideB, count, info)
+		}
 		return potrf.PosvCTA[T](s, uplo, n, nrhs, a, lda, strideA, b, ldb, strideB, count, info)
 	}
 	var args cuda.Args
 	args.Ptr(a).Int64(int64(lda)).Int64(strideA).Ptr(b).Int64(int64(ldb)).Int64(strideB).
 		Int32(int32(n)).Int32(int32(nrhs)).Int32(int32(count)).Ptr(info)
 	return launch(s, kindPosv, dt, uplo, n, nrhs, count, &args)
+}
+
+// factorThenSolve is Posv where posv_warp would spill and potrs_warp does
+// not: the factorization by the warp tier where it runs and by the
+// one-block tier above it, then potrs_warp on the same stream, which skips
+// the matrices whose info is not 0. A is read and written twice, B once.
+// [H200] 65,536 float64 systems, 1, 4 and 16 right-hand sides, µs against
+// posv_cta on the same inputs (bench/results/h200/session30/, lab2): Upper
+// n = 56 (potrf_warp) 2342, 2476, 3054 against 3824, 3835, 5622; Lower
+// n = 64 (potrf_cta) 3434, 3581, 4372 against 3713, 3713, 5777; Upper
+// n = 64 4141, 4280, 5075 against 4593, 4601, 6660.
+func factorThenSolve[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int, a cuda.DevicePtr, lda int, strideA int64,
+	b cuda.DevicePtr, ldb int, strideB int64, count int, info cuda.DevicePtr) error {
+	factor := potrf.PotrfCTA[T]
+	if potrf.CanRunWarp(cuda.DTypeOf[T](), n) == nil {
+		factor = potrf.PotrfWarp[T]
+	}
+	if err := factor(s, uplo, n, a, lda, strideA, count, info); err != nil {
+		return err
+	}
+	return potrf.PotrsWarp[T](s, uplo, n, nrhs, a, lda, strideA, b, ldb, strideB, count, info)
 }
 
 // Potrs queues on s the solution of A·X = B for count n×n matrices A given
@@ -357,7 +386,7 @@ func Potrs[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int, a cuda.De
 	}
 	if n > MaxN {
 		if potrf.CanPotrsWarp(dt, uplo, n) == nil {
-			return potrf.PotrsWarp[T](s, uplo, n, nrhs, a, lda, strideA, b, ldb, strideB, count)
+			return potrf.PotrsWarp[T](s, uplo, n, nrhs, a, lda, strideA, b, ldb, strideB, count, 0)
 		}
 		return potrf.PotrsCTA[T](s, uplo, n, nrhs, a, lda, strideA, b, ldb, strideB, count)
 	}

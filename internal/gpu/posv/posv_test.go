@@ -278,8 +278,9 @@ var nrhsList = []int{0, 1, 2, 3, 4, 5, 8, 9, 16, 17}
 
 // posvCTASizes are the orders above MaxN the tests take to posv_cta: each
 // side of its 16-column panel edges and its ceiling; 55, 56 and 57 are each
-// side of float64's warp-tier ceiling (potrf.MaxWarpFor), 48 and 49 of its
-// Upper solves'.
+// side of float64's warp-tier ceiling (potrf.MaxWarpFor), where Posv goes
+// from posv_warp to potrf_cta and potrs_warp, 48 and 49 of its Upper
+// posv_warp's, where it goes to potrf_warp and potrs_warp.
 var posvCTASizes = []int{33, 40, 47, 48, 49, 55, 56, 57, 63, 64}
 
 // TestPosv solves, for every type, both triangles, n = 1…32 and
@@ -338,11 +339,12 @@ func posvOrders() []int {
 }
 
 // posvCase runs one order through every count of nrhsList and returns the
-// worst solve residual and where it was. Above MaxN, where Posv is
-// posv_warp (potrf.CanPosvWarp: float32 n ≤ 64, float64 n ≤ 56, Upper 48) or posv_cta and Potrs is
-// potrs_warp or potrs_cta, the reference factor is potrf.PotrfWarp's or
-// potrf.PotrfCTA's. With vectors, A's columns and matrices start on 16
-// bytes (lda and the stride multiples of 4 elements).
+// worst solve residual and where it was. Above MaxN, where Posv factors
+// with the warp tier (posv_warp, or potrf_warp and then potrs_warp) or the
+// one-block tier (posv_cta, or potrf_cta and then potrs_warp), the
+// reference factor is potrf.PotrfWarp's where potrf.CanRunWarp allows and
+// potrf.PotrfCTA's otherwise. With vectors, A's columns and matrices
+// start on 16 bytes (lda and the stride multiples of 4 elements).
 func posvCase[T core.Scalar](t *testing.T, s *cuda.Stream, uplo core.Uplo, n, count int, seed uint64, vectors bool) (float64, string) {
 	t.Helper()
 	name := fmt.Sprintf("%s/%v/n=%d", core.TypeName[T](), uplo, n)
@@ -370,7 +372,7 @@ func posvCase[T core.Scalar](t *testing.T, s *cuda.Stream, uplo core.Uplo, n, co
 	factor := potrf.Potrf[T]
 	if n > MaxN {
 		factor = potrf.PotrfCTA[T]
-		if potrf.CanPosvWarp(cuda.DTypeOf[T](), uplo, n) == nil {
+		if potrf.CanRunWarp(cuda.DTypeOf[T](), n) == nil {
 			factor = potrf.PotrfWarp[T]
 		}
 	}
@@ -563,7 +565,11 @@ func TestPosvTiming(t *testing.T) {
 	for _, n := range []int{48, 64} {
 		t.Run(fmt.Sprintf("float32/Upper/n=%d", n), func(t *testing.T) { timePosv[float32](t, tm, core.Upper, n) })
 	}
-	t.Run("float64/Upper/n=48", func(t *testing.T) { timePosv[float64](t, tm, core.Upper, 48) })
+	// float64 Upper: posv_warp at 48, potrf_warp and potrs_warp at 56,
+	// potrf_cta and potrs_warp at 64.
+	for _, n := range []int{48, 56, 64} {
+		t.Run(fmt.Sprintf("float64/Upper/n=%d", n), func(t *testing.T) { timePosv[float64](t, tm, core.Upper, n) })
+	}
 }
 
 // timing is what the timed arms share.

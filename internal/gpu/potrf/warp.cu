@@ -351,8 +351,15 @@ __global__ void posv_warp(T* __restrict__ a, long long lda, long long stride, in
 // only that triangle is read, the diagonal's real part only), one matrix
 // per warp: the rows of L go into the warp's tile, then warp_solve as
 // posv_warp runs it, so X has the bits posv_warp gives for the same
-// factor. info is not written (a zero on the diagonal gives infinities and
-// NaNs, as LAPACK's substitution does). [H200] 65,536 float systems, 1, 4
+// factor. A zero on the diagonal gives infinities and NaNs, as LAPACK's
+// substitution does. info, when not null, is a factorization's: a warp
+// whose matrix has info ≠ 0 returns at once, B neither read nor written
+// (posv.Posv factors and then solves in two launches where posv_warp would
+// spill: float64 Upper above 48 and n = 57…64). For double it takes 142
+// registers and no local memory at every bucket to NC = 64 (CUDA 13), and
+// solved 65,536 float64 systems of order 64 with 1, 4 and 16 right-hand
+// sides in 1524, 1666, 2463 µs against potrs_cta's 2881, 2906, 4675
+// (session30/, lab). [H200] 65,536 float systems, 1, 4
 // and 16 right-hand sides, Lower (batchlas tune potrs, session25/ call 3):
 // n = 64 708, 787, 1106 µs against the vendor's 2124, 2049, 3576. Upper
 // (session25/ call 4, zz_upper_test.go.txt): n = 64 706, 786, 1106 against
@@ -362,11 +369,12 @@ __global__ void posv_warp(T* __restrict__ a, long long lda, long long stride, in
 // to the vendor in both triangles (Upper n = 64 with 4: 2007 against 1957).
 template <typename T, int NC, bool UPPER>
 __global__ void potrs_warp(const T* __restrict__ a, long long lda, long long stride, int n, T* __restrict__ b,
-                           long long ldb, long long bstride, int nrhs, int count) {
+                           long long ldb, long long bstride, int nrhs, int count, const int* __restrict__ info) {
     const int lane = threadIdx.x % 32;
     const int warp = threadIdx.x / 32;
     const long long m = (long long)blockIdx.x * kWarpTier + warp;
     if (m >= count) return; // the whole warp: the kernel has no block-wide barrier
+    if (info != nullptr && info[m] != 0) return; // the whole warp too
     const int ib = lane + 32;
     const bool realb = ib < n;
     const T* const am = a + m * stride;
@@ -699,7 +707,9 @@ __device__ __forceinline__ void warp_solve(const T* tile, int n, int lane, T* bm
     // n = 33 642 against 683; the landed build 929 and 643 (call 3). At 8
     // columns they were no faster (n = 48 833–846 against 826), and at
     // NC = 64 (four rows a lane) they ran 16 in 2816 against 1478, and
-    // spilled (184–232 B) with chunks of 4 or 2 as halves.
+    // spilled (184–232 B) with chunks of 4 or 2 as halves. For double at
+    // NC = 48, halves of 4 and 2 for 8 and 4 columns lost too: 1621 and
+    // 1456 µs against 1297 and 1161 (65,536 systems; session30/, lab).
     constexpr int NR = (NC + 15) / 16;
     int c0 = 0;
     if constexpr (NR <= 3) {

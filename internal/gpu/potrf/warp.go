@@ -25,9 +25,20 @@ var WarpSource = cuda.Source{Name: "warp.cu", Code: Source.Code + "\n#line 1 \"w
 // two rows of 32 lanes. MaxWarpFor gives each type's.
 const MaxWarp = 64
 
+// perType holds a number for each scalar type, indexed by cuda.DType.
+type perType [cuda.Complex128 + 1]int
+
+// of is dtype's number, 0 for a dtype outside the table.
+func (p *perType) of(dtype cuda.DType) int {
+	if dtype < cuda.Float32 || dtype > cuda.Complex128 {
+		return 0
+	}
+	return p[dtype]
+}
+
 // maxWarp is each type's largest order, 0 for a type without the tier: the
-// largest bucket whose kernels (all three, both triangles) keep their rows
-// in registers. The rows are 32 + NC values a lane: float64 took 254
+// largest bucket whose potrf_warp (both triangles) and Lower posv_warp keep
+// their rows in registers. The rows are 32 + NC values a lane: float64 took 254
 // registers and no local memory at NC = 56, and spilled from NC = 60 (8 B;
 // at 64, 24 B Lower and 192 B Upper, which then ran 2.7 times as long as
 // Lower) under CUDA 13's NVRTC. [H200] 16,384
@@ -37,33 +48,35 @@ const MaxWarp = 64
 // side n = 48 275 against 651, 56 396 against 833, with 16 n = 48 477
 // against 972. complex64 (as wide as float64, with more registers for its
 // arithmetic) has not been tried.
-var maxWarp = [...]int{
-	cuda.Float32:    64,
-	cuda.Float64:    56,
-	cuda.Complex64:  0,
-	cuda.Complex128: 0,
-}
+var maxWarp = perType{cuda.Float32: 64, cuda.Float64: 56}
 
 // MaxWarpFor is the largest order of the warp tier for dtype, 0 where it
 // has none.
-func MaxWarpFor(dtype cuda.DType) int {
-	if dtype < cuda.Float32 || dtype > cuda.Complex128 {
-		return 0
-	}
-	return maxWarp[dtype]
-}
+func MaxWarpFor(dtype cuda.DType) int { return maxWarp.of(dtype) }
 
-// warpSolveMax is the largest order posv_warp and potrs_warp solve for
-// dtype and uplo: the tier's, but 48 for float64 Upper, whose posv_warp
-// kernels took 254 registers and 8 B of local memory at NC = 52 and 56
-// (CUDA 13; session 29, call 4). potrs_warp stops there too, so that
-// Potrs keeps the bits of Posv's X (posv_cta and potrs_cta take both).
-func warpSolveMax(dtype cuda.DType, uplo core.Uplo) int {
+// posvWarpMax is the largest order posv_warp solves for dtype and uplo:
+// the tier's, but 48 for float64 Upper, whose posv_warp kernels took 254
+// registers and 8 B of local memory at NC = 52 and 56 (CUDA 13; session
+// 29, call 4).
+func posvWarpMax(dtype cuda.DType, uplo core.Uplo) int {
 	if dtype == cuda.Float64 && uplo == core.Upper {
 		return min(48, MaxWarpFor(dtype))
 	}
 	return MaxWarpFor(dtype)
 }
+
+// potrsWarpMax is each type's largest order of potrs_warp, 0 for a type
+// without it: 64 for float32 and float64 in both triangles, beyond
+// float64's factorization (56) and its Upper posv_warp (48), as potrs_warp
+// holds no factor in its registers: for double at NC = 64, 142 registers and
+// no local memory (CUDA 13; session 30). posv.Posv runs potrf_warp or
+// potrf_cta and then potrs_warp where posv_warp stops short of this, so
+// Posv's X keeps Potrs's bits.
+var potrsWarpMax = perType{cuda.Float32: 64, cuda.Float64: 64}
+
+// MaxPotrsWarpFor is the largest order potrs_warp solves for dtype, 0
+// where it has none.
+func MaxPotrsWarpFor(dtype cuda.DType) int { return potrsWarpMax.of(dtype) }
 
 // warpPerBlock is kWarpTier of warp.cu: matrices (warps) per block.
 const warpPerBlock = 2
@@ -90,7 +103,7 @@ func warpKernelNames(dt cuda.DType, nc int) []string {
 }
 
 // MaxPosvWarp is the largest order posv_warp and potrs_warp solve for any
-// type (float32's; warpSolveMax gives each type's and triangle's). [H200]
+// type (float32's; posvWarpMax and MaxPotrsWarpFor give each type's). [H200]
 // 65,536 float systems, 1, 4 and 16 right-hand sides, against the vendor
 // in one process (bench/results/h200/session25/, call 3): Posv n = 48
 // 6.32×, 5.47×, 5.34×, n = 64 6.24×, 5.82×, 5.50× (posv's TestPosvTiming);
@@ -125,18 +138,22 @@ func potrsWarpNames(dt cuda.DType, nc int, upper bool) []string {
 var warpTypes = []cuda.DType{cuda.Float32, cuda.Float64}
 
 // WarpKernelNames lists every name expression of warp.cu, for a registry or
-// a compile check: potrf_warp (Lower, Upper), posv_warp (Lower, Upper
-// through the tile, Upper in place) and potrs_warp (Lower, Upper) for each
-// bucket of each type (float32 8, float64 6), the solves up to
-// warpSolveMax.
+// a compile check: potrf_warp (Lower, Upper) for each bucket up to
+// MaxWarpFor, posv_warp (Lower, Upper through the tile, Upper in place) up
+// to posvWarpMax and potrs_warp (Lower, Upper) up to MaxPotrsWarpFor, for
+// each type with the tier.
 func WarpKernelNames() []string {
 	var names []string
 	for _, dt := range warpTypes {
-		for nc := warpCols(MaxN + 1); nc <= MaxWarpFor(dt); nc += 4 {
-			names = append(names, warpKernelNames(dt, nc)...)
+		for nc := warpCols(MaxN + 1); nc <= max(MaxWarpFor(dt), MaxPotrsWarpFor(dt)); nc += 4 {
+			if nc <= MaxWarpFor(dt) {
+				names = append(names, warpKernelNames(dt, nc)...)
+			}
 			for _, uplo := range []core.Uplo{core.Lower, core.Upper} {
-				if nc <= warpSolveMax(dt, uplo) {
+				if nc <= posvWarpMax(dt, uplo) {
 					names = append(names, posvWarpNames(dt, nc, uplo == core.Upper)...)
+				}
+				if nc <= MaxPotrsWarpFor(dt) {
 					names = append(names, potrsWarpNames(dt, nc, uplo == core.Upper)...)
 				}
 			}
@@ -273,26 +290,38 @@ func warpLaunch(s *cuda.Stream, k *cuda.Kernel, count, shared int, args *cuda.Ar
 // CanPosvWarp reports whether posv_warp solves systems of order n, type
 // dtype and triangle uplo: nil where CanRunWarp is (MaxN < n ≤
 // MaxWarpFor(dtype), float32 and float64, and n = 0) but float64 Upper
-// above 48 (warpSolveMax), or an error wrapping core.ErrUnsupported
-// (another order, type or triangle; maxWarp and warpSolveMax say why),
+// above 48 (posvWarpMax), or an error wrapping core.ErrUnsupported
+// (another order, type or triangle; maxWarp and posvWarpMax say why),
 // core.ErrShape or core.ErrArgument. posv.Posv takes posv_warp exactly
 // where this is nil.
 func CanPosvWarp(dtype cuda.DType, uplo core.Uplo, n int) error {
-	return canWarpSolve("posv_warp", dtype, uplo, n)
-}
-
-// CanPotrsWarp is CanPosvWarp for potrs_warp, which serves the same calls;
-// posv.Potrs takes it exactly where this is nil.
-func CanPotrsWarp(dtype cuda.DType, uplo core.Uplo, n int) error {
-	return canWarpSolve("potrs_warp", dtype, uplo, n)
-}
-
-func canWarpSolve(name string, dtype cuda.DType, uplo core.Uplo, n int) error {
 	if err := CanRunWarp(dtype, n); err != nil {
 		return err
 	}
-	if limit := warpSolveMax(dtype, uplo); n > limit {
-		return fmt.Errorf("%w: potrf: %s solves %v %v for n ≤ %d, not %d", core.ErrUnsupported, name, dtype, uplo, limit, n)
+	if limit := posvWarpMax(dtype, uplo); n > limit {
+		return fmt.Errorf("%w: potrf: posv_warp solves %v %v for n ≤ %d, not %d", core.ErrUnsupported, dtype, uplo, limit, n)
+	}
+	return nil
+}
+
+// CanPotrsWarp reports whether potrs_warp solves systems of order n and
+// type dtype (either triangle): nil for MaxN < n ≤ MaxPotrsWarpFor(dtype)
+// (float32 and float64 up to 64) and for n = 0, or an error wrapping
+// core.ErrUnsupported (another order or type), core.ErrShape or
+// core.ErrArgument. posv.Potrs takes potrs_warp exactly where this is
+// nil, and posv.Posv where this is nil and CanPosvWarp is not.
+func CanPotrsWarp(dtype cuda.DType, uplo core.Uplo, n int) error {
+	switch {
+	case dtype < cuda.Float32 || dtype > cuda.Complex128:
+		return fmt.Errorf("%w: potrf: potrs_warp: unknown dtype %d", core.ErrArgument, int(dtype))
+	case n < 0:
+		return fmt.Errorf("%w: potrf: potrs_warp: n = %d must not be negative", core.ErrShape, n)
+	case n == 0:
+		return nil
+	case MaxPotrsWarpFor(dtype) == 0:
+		return fmt.Errorf("%w: potrf: potrs_warp is for float32 and float64, not %v", core.ErrUnsupported, dtype)
+	case n <= MaxN || n > MaxPotrsWarpFor(dtype):
+		return fmt.Errorf("%w: potrf: potrs_warp solves %v %v for %d < n ≤ %d, not %d", core.ErrUnsupported, dtype, uplo, MaxN, MaxPotrsWarpFor(dtype), n)
 	}
 	return nil
 }
@@ -332,12 +361,15 @@ func PosvWarp[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int, a cuda
 }
 
 // PotrsWarp queues on s potrs_warp: for count matrices given by their
-// factors as PotrfWarp and PosvWarp leave them in the uplo triangle, the
-// solve of A·X = B, X over B, with PosvWarp's solve (the same bits).
-// Layouts are PosvWarp's. Calls CanPotrsWarp refuses are errors (PotrsCTA
-// takes them). It serves posv.Potrs, which checks the arguments.
+// factors as PotrfWarp, PotrfCTA and PosvWarp leave them in the uplo
+// triangle, the solve of A·X = B, X over B, with PosvWarp's solve (the
+// same bits). Layouts are PosvWarp's. info, if not 0, is a device
+// int32[count] from the factorization: a matrix with info ≠ 0 is skipped,
+// its B neither read nor written. Calls CanPotrsWarp refuses are errors
+// (PotrsCTA takes them). It serves posv.Potrs and posv.Posv, which check
+// the arguments.
 func PotrsWarp[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int, a cuda.DevicePtr, lda int, strideA int64,
-	b cuda.DevicePtr, ldb int, strideB int64, count int) error {
+	b cuda.DevicePtr, ldb int, strideB int64, count int, info cuda.DevicePtr) error {
 	dt := cuda.DTypeOf[T]()
 	if err := CanPotrsWarp(dt, uplo, n); err != nil {
 		return err
@@ -354,6 +386,6 @@ func PotrsWarp[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int, a cud
 	}
 	var args cuda.Args
 	args.Ptr(a).Int64(int64(lda)).Int64(strideA).Int32(int32(n)).Ptr(b).Int64(int64(ldb)).Int64(strideB).
-		Int32(int32(nrhs)).Int32(int32(count))
+		Int32(int32(nrhs)).Int32(int32(count)).Ptr(info)
 	return warpLaunch(s, ks[0], count, warpTileBytes(dt, n), &args)
 }

@@ -46,20 +46,25 @@ func TestWarpArguments(t *testing.T) {
 	if err := PotrfWarp[float32](nil, core.Lower, 40, 1<<20, 40, 1600, 1, 1<<24); !errors.Is(err, core.ErrArgument) {
 		t.Errorf("nil stream: %v", err)
 	}
-	// The Upper tile of each type's largest bucket must fit the sm_90
-	// opt-in limit.
+	// The tile of each type's largest bucket must fit the sm_90 opt-in
+	// limit.
 	for _, dt := range warpTypes {
-		if b := warpTileBytes(dt, MaxWarpFor(dt)); b > ctaSharedLimit {
-			t.Errorf("%v: Upper tile at n = %d: %d B, over %d", dt, MaxWarpFor(dt), b, ctaSharedLimit)
+		n := max(MaxWarpFor(dt), MaxPotrsWarpFor(dt))
+		if b := warpTileBytes(dt, n); b > ctaSharedLimit {
+			t.Errorf("%v: tile at n = %d: %d B, over %d", dt, n, b, ctaSharedLimit)
 		}
+	}
+	if MaxPotrsWarpFor(cuda.Complex128) != 0 || MaxPotrsWarpFor(cuda.DType(9)) != 0 || MaxPotrsWarpFor(cuda.Float64) != MaxPosvWarp {
+		t.Errorf("MaxPotrsWarpFor: complex128 %d, type 9 %d, float64 %d", MaxPotrsWarpFor(cuda.Complex128), MaxPotrsWarpFor(cuda.DType(9)), MaxPotrsWarpFor(cuda.Float64))
 	}
 	if MaxWarpFor(cuda.Complex64) != 0 || MaxWarpFor(cuda.DType(9)) != 0 || MaxWarpFor(cuda.Float32) != MaxWarp {
 		t.Errorf("MaxWarpFor: complex64 %d, type 9 %d, float32 %d (MaxWarp %d)", MaxWarpFor(cuda.Complex64), MaxWarpFor(cuda.DType(9)), MaxWarpFor(cuda.Float32), MaxWarp)
 	}
 	// potrf_warp: Lower, Upper (the tile); posv_warp: Lower, Upper tile,
-	// Upper in place; potrs_warp: Lower, Upper; 8 float32 buckets (36…64)
-	// and 6 float64 ones (36…56), whose Upper solves stop at 48 (4).
-	if got, want := len(WarpKernelNames()), (2+3+2)*8+(2+1+1)*6+(2+1)*4; got != want {
+	// Upper in place; potrs_warp: Lower, Upper; 8 float32 buckets (36…64);
+	// float64: potrf_warp 6 (36…56), posv_warp Lower 6 and Upper 4 (to 48),
+	// potrs_warp 8.
+	if got, want := len(WarpKernelNames()), (2+3+2)*8+2*6+1*6+2*4+2*8; got != want {
 		t.Errorf("%d warp kernels, want %d", got, want)
 	}
 	// posv_warp and potrs_warp: the tier's types and orders, either
@@ -78,14 +83,17 @@ func TestWarpArguments(t *testing.T) {
 		{"Posv n = 32", PosvWarp[float32](nil, core.Lower, 32, 1, 1<<20, 32, 1024, 1<<22, 32, 32, 1, 1<<24), core.ErrUnsupported},
 		{"Posv n = 65", PosvWarp[float32](nil, core.Lower, 65, 1, 1<<20, 65, 65*65, 1<<22, 65, 65, 1, 1<<24), core.ErrUnsupported},
 		{"Posv nil stream", PosvWarp[float32](nil, core.Lower, 40, 1, 1<<20, 40, 1600, 1<<22, 40, 40, 1, 1<<24), core.ErrArgument},
-		{"Potrs Upper nil stream", PotrsWarp[float32](nil, core.Upper, 40, 1, 1<<20, 40, 1600, 1<<22, 40, 40, 1), core.ErrArgument},
-		{"Potrs complex128", PotrsWarp[complex128](nil, core.Lower, 40, 1, 1<<20, 40, 1600, 1<<22, 40, 40, 1), core.ErrUnsupported},
-		{"Potrs float64 nil stream", PotrsWarp[float64](nil, core.Lower, 56, 1, 1<<20, 56, 56*56, 1<<22, 56, 56, 1), core.ErrArgument},
-		{"Potrs float64 Upper n = 48 nil stream", PotrsWarp[float64](nil, core.Upper, 48, 1, 1<<20, 48, 48*48, 1<<22, 48, 48, 1), core.ErrArgument},
-		{"Potrs float64 Upper n = 56", PotrsWarp[float64](nil, core.Upper, 56, 1, 1<<20, 56, 56*56, 1<<22, 56, 56, 1), core.ErrUnsupported},
-		{"Potrs float64 n = 64", PotrsWarp[float64](nil, core.Lower, 64, 1, 1<<20, 64, 64*64, 1<<22, 64, 64, 1), core.ErrUnsupported},
-		{"Potrs n = 65", PotrsWarp[float32](nil, core.Lower, 65, 1, 1<<20, 65, 65*65, 1<<22, 65, 65, 1), core.ErrUnsupported},
-		{"Potrs nil stream", PotrsWarp[float32](nil, core.Lower, 40, 1, 1<<20, 40, 1600, 1<<22, 40, 40, 1), core.ErrArgument},
+		{"Potrs Upper nil stream", PotrsWarp[float32](nil, core.Upper, 40, 1, 1<<20, 40, 1600, 1<<22, 40, 40, 1, 0), core.ErrArgument},
+		{"Potrs complex128", PotrsWarp[complex128](nil, core.Lower, 40, 1, 1<<20, 40, 1600, 1<<22, 40, 40, 1, 0), core.ErrUnsupported},
+		{"Potrs float64 nil stream", PotrsWarp[float64](nil, core.Lower, 56, 1, 1<<20, 56, 56*56, 1<<22, 56, 56, 1, 0), core.ErrArgument},
+		{"Potrs float64 Upper n = 56 nil stream", PotrsWarp[float64](nil, core.Upper, 56, 1, 1<<20, 56, 56*56, 1<<22, 56, 56, 1, 0), core.ErrArgument},
+		{"Potrs float64 n = 64 nil stream", PotrsWarp[float64](nil, core.Lower, 64, 1, 1<<20, 64, 64*64, 1<<22, 64, 64, 1, 1<<24), core.ErrArgument},
+		{"Potrs float64 Upper n = 64 nil stream", PotrsWarp[float64](nil, core.Upper, 64, 1, 1<<20, 64, 64*64, 1<<22, 64, 64, 1, 0), core.ErrArgument},
+		{"Potrs float64 n = 65", PotrsWarp[float64](nil, core.Lower, 65, 1, 1<<20, 65, 65*65, 1<<22, 65, 65, 1, 0), core.ErrUnsupported},
+		{"Potrs n = 32", PotrsWarp[float32](nil, core.Lower, 32, 1, 1<<20, 32, 1024, 1<<22, 32, 32, 1, 0), core.ErrUnsupported},
+		{"Potrs n = 65", PotrsWarp[float32](nil, core.Lower, 65, 1, 1<<20, 65, 65*65, 1<<22, 65, 65, 1, 0), core.ErrUnsupported},
+		{"Potrs n = -1", PotrsWarp[float32](nil, core.Lower, -1, 1, 1<<20, 1, 1, 1<<22, 1, 1, 1, 0), core.ErrShape},
+		{"Potrs nil stream", PotrsWarp[float32](nil, core.Lower, 40, 1, 1<<20, 40, 1600, 1<<22, 40, 40, 1, 0), core.ErrArgument},
 	} {
 		if !errors.Is(tc.err, tc.want) {
 			t.Errorf("%s: %v, want %v", tc.name, tc.err, tc.want)
@@ -185,20 +193,28 @@ func TestWarpConformance(t *testing.T) {
 func TestWarpKernelResources(t *testing.T) {
 	s := gputest.Stream(t)
 	c := s.Context()
+	type loader func(*cuda.Context, cuda.DType, int, core.Uplo) ([]*cuda.Kernel, error)
 	for _, dt := range warpTypes {
-		for nc := warpCols(MaxN + 1); nc <= MaxWarpFor(dt); nc += 4 {
-			ks, err := warpKernels(c, dt, nc)
-			if err != nil {
-				t.Errorf("%v, bucket %d: %v", dt, nc, err)
-				continue
+		for nc := warpCols(MaxN + 1); nc <= max(MaxWarpFor(dt), MaxPotrsWarpFor(dt)); nc += 4 {
+			var ks []*cuda.Kernel
+			if nc <= MaxWarpFor(dt) {
+				got, err := warpKernels(c, dt, nc)
+				if err != nil {
+					t.Errorf("%v, bucket %d: %v", dt, nc, err)
+					continue
+				}
+				ks = got
 			}
 			var solves []*cuda.Kernel
 			for _, uplo := range []core.Uplo{core.Lower, core.Upper} {
-				if nc > warpSolveMax(dt, uplo) {
-					continue
-				}
-				for _, load := range []func(*cuda.Context, cuda.DType, int, core.Uplo) ([]*cuda.Kernel, error){posvWarpKernels, potrsWarpKernels} {
-					got, err := load(c, dt, nc, uplo)
+				for _, l := range []struct {
+					load  loader
+					limit int
+				}{{posvWarpKernels, posvWarpMax(dt, uplo)}, {potrsWarpKernels, MaxPotrsWarpFor(dt)}} {
+					if nc > l.limit {
+						continue
+					}
+					got, err := l.load(c, dt, nc, uplo)
 					if err != nil {
 						t.Errorf("%v, bucket %d, %v: %v", dt, nc, uplo, err)
 						continue
@@ -206,11 +222,11 @@ func TestWarpKernelResources(t *testing.T) {
 					solves = append(solves, got...)
 				}
 			}
-			// potrf_warp Lower, Upper (the tile); then posv_warp and
-			// potrs_warp, which all take the tile.
+			// potrf_warp Lower (no tile), Upper (the tile); then posv_warp
+			// and potrs_warp, which all take the tile.
 			for i, k := range append(ks, solves...) {
 				shared := 0
-				if i != 0 {
+				if i != 0 || len(ks) == 0 {
 					shared = warpTileBytes(dt, nc)
 					if err := k.AllowDynamicShared(shared); err != nil {
 						t.Errorf("%s: %v", k.Name, err)
