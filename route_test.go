@@ -203,6 +203,7 @@ func TestRouteGPUCandidates(t *testing.T) {
 	q := must[*batchlas.Queue](t)(gpu.NewQueue())
 	defer q.Close()
 	t.Run("float32", func(t *testing.T) { routeGPU[float32](t, q, cq) })
+	t.Run("float64", func(t *testing.T) { routeGPU[float64](t, q, cq) })
 	t.Run("complex128", func(t *testing.T) { routeGPU[complex128](t, q, cq) })
 }
 
@@ -219,7 +220,7 @@ func routeGPU[T batchlas.Scalar](t *testing.T, q, cq *batchlas.Queue) {
 				t.Fatal(err)
 			}
 			pins := []string{"native:tiny", "native:cta", "native:tiled", "native:blocked", "vendor", "vendor:loop", "native", "auto"}
-			if isFloat32[T]() && n > 32 && n <= 64 {
+			if !isComplex[T]() && n > 32 && (n <= 56 || isFloat32[T]() && n <= 64) {
 				pins = append(pins, "native:warp")
 			}
 			if uplo == batchlas.Upper {
@@ -254,8 +255,9 @@ func routeGPU[T batchlas.Scalar](t *testing.T, q, cq *batchlas.Queue) {
 			t.Errorf("tf32x3 for %T: %v", T(0), err)
 		}
 	}
-	// The warp tier is float32 only (its rows would spill), 33 ≤ n ≤ 64.
-	if !isFloat32[T]() {
+	// The warp tier is for float32 (33 ≤ n ≤ 64) and float64 (to 56): complex
+	// rows would spill.
+	if isComplex[T]() {
 		if _, err := potrfWith(t, q, batchlas.Lower, 33, 2, host, batchlas.Route("native:warp")); !errors.Is(err, batchlas.ErrUnsupported) {
 			t.Errorf("native:warp for %T: %v", T(0), err)
 		}

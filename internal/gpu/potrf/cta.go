@@ -283,8 +283,9 @@ func PosvCTAKernels(c *cuda.Context, dt cuda.DType) ([]*cuda.Kernel, error) {
 // the solve of A·X = B, X over B, for the matrices that did not fail; a
 // failed matrix's B is neither read nor written. B is n×nrhs column-major,
 // leading dimension ldb, matrix m at m·strideB. It serves posv.Posv for
-// MaxN < n ≤ MaxPosvCTA where PosvWarp does not (complex; float64 above 56, Upper above 48),
-// and posv.Posv checks the arguments; this checks A's as PotrfCTA
+// MaxN < n ≤ MaxPosvCTA where the warp tier does not (the complex types:
+// for float64 beyond PosvWarp, Posv factors and then runs PotrsWarp), and
+// posv.Posv checks the arguments; this checks A's as PotrfCTA
 // does and the order.
 func PosvCTA[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int, a cuda.DevicePtr, lda int, strideA int64,
 	b cuda.DevicePtr, ldb int, strideB int64, count int, info cuda.DevicePtr) error {
@@ -301,7 +302,7 @@ func PosvCTA[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int, a cuda.
 // factors as PotrfCTA and PosvCTA leave them, the solve of A·X = B, X over
 // B, with the same steps as PosvCTA's (the same bits). Layouts are
 // PosvCTA's. It serves posv.Potrs for MaxN < n ≤ MaxPosvCTA where PotrsWarp
-// does not (complex; float64 above 56, Upper above 48), and posv.Potrs checks the arguments.
+// does not (the complex types), and posv.Potrs checks the arguments.
 func PotrsCTA[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int, a cuda.DevicePtr, lda int, strideA int64,
 	b cuda.DevicePtr, ldb int, strideB int64, count int) error {
 	dt := cuda.DTypeOf[T]()

@@ -38,11 +38,10 @@ func (p *perType) of(dtype cuda.DType) int {
 
 // maxWarp is each type's largest order, 0 for a type without the tier: the
 // largest bucket whose potrf_warp (both triangles) and Lower posv_warp keep
-// their rows in registers. The rows are 32 + NC values a lane: float64 took 254
-// registers and no local memory at NC = 56, and spilled from NC = 60 (8 B;
-// at 64, 24 B Lower and 192 B Upper, which then ran 2.7 times as long as
-// Lower) under CUDA 13's NVRTC. [H200] 16,384
-// float64 systems, Lower, against the CTA tier on the same inputs, µs
+// their rows in registers. The rows are 32 + NC values a lane: float64 took
+// 254 registers and no local memory at NC = 56, and spilled from NC = 60
+// (8 B; at 64, 24 B Lower and 192 B Upper, which then ran 2.7 times as long
+// as Lower) under CUDA 13's NVRTC. [H200] 16,384 float64 systems, Lower, against the CTA tier on the same inputs, µs
 // (bench/results/h200/session29/call3-lab.log): potrf n = 40 179 against
 // 310, 48 209 against 340, 56 252 against 465; posv with one right-hand
 // side n = 48 275 against 651, 56 396 against 833, with 16 n = 48 477
@@ -220,17 +219,23 @@ func loadWarp[K comparable](c *cuda.Context, set *cuda.KernelSets[K], what strin
 // float64) and for n = 0, or an error wrapping core.ErrUnsupported
 // (another order or type), core.ErrShape or core.ErrArgument.
 func CanRunWarp(dtype cuda.DType, n int) error {
+	return checkWarpOrder("potrf_warp", dtype, n, MaxWarpFor(dtype))
+}
+
+// checkWarpOrder is the rule of CanRunWarp and CanPotrsWarp: kernel what
+// takes MaxN < n ≤ limit and n = 0, limit being dtype's (0: none).
+func checkWarpOrder(what string, dtype cuda.DType, n, limit int) error {
 	switch {
 	case dtype < cuda.Float32 || dtype > cuda.Complex128:
-		return fmt.Errorf("%w: potrf: warp: element type %v", core.ErrArgument, dtype)
+		return fmt.Errorf("%w: potrf: %s: element type %v", core.ErrArgument, what, dtype)
 	case n < 0:
-		return fmt.Errorf("%w: potrf: warp: n = %d must not be negative", core.ErrShape, n)
+		return fmt.Errorf("%w: potrf: %s: n = %d must not be negative", core.ErrShape, what, n)
 	case n == 0:
 		return nil
-	case MaxWarpFor(dtype) == 0:
-		return fmt.Errorf("%w: potrf: the warp kernel is for float32 and float64, not %v (its rows would spill)", core.ErrUnsupported, dtype)
-	case n <= MaxN || n > MaxWarpFor(dtype):
-		return fmt.Errorf("%w: potrf: the warp kernel factors %v for %d < n ≤ %d, not %d", core.ErrUnsupported, dtype, MaxN, MaxWarpFor(dtype), n)
+	case limit == 0:
+		return fmt.Errorf("%w: potrf: %s is for float32 and float64, not %v (its rows would spill)", core.ErrUnsupported, what, dtype)
+	case n <= MaxN || n > limit:
+		return fmt.Errorf("%w: potrf: %s takes %v for %d < n ≤ %d, not %d", core.ErrUnsupported, what, dtype, MaxN, limit, n)
 	}
 	return nil
 }
@@ -311,19 +316,7 @@ func CanPosvWarp(dtype cuda.DType, uplo core.Uplo, n int) error {
 // core.ErrArgument. posv.Potrs takes potrs_warp exactly where this is
 // nil, and posv.Posv where this is nil and CanPosvWarp is not.
 func CanPotrsWarp(dtype cuda.DType, uplo core.Uplo, n int) error {
-	switch {
-	case dtype < cuda.Float32 || dtype > cuda.Complex128:
-		return fmt.Errorf("%w: potrf: potrs_warp: unknown dtype %d", core.ErrArgument, int(dtype))
-	case n < 0:
-		return fmt.Errorf("%w: potrf: potrs_warp: n = %d must not be negative", core.ErrShape, n)
-	case n == 0:
-		return nil
-	case MaxPotrsWarpFor(dtype) == 0:
-		return fmt.Errorf("%w: potrf: potrs_warp is for float32 and float64, not %v", core.ErrUnsupported, dtype)
-	case n <= MaxN || n > MaxPotrsWarpFor(dtype):
-		return fmt.Errorf("%w: potrf: potrs_warp solves %v %v for %d < n ≤ %d, not %d", core.ErrUnsupported, dtype, uplo, MaxN, MaxPotrsWarpFor(dtype), n)
-	}
-	return nil
+	return checkWarpOrder("potrs_warp", dtype, n, MaxPotrsWarpFor(dtype))
 }
 
 // PosvWarp queues on s posv_warp: for count matrices, the factorization
