@@ -275,8 +275,12 @@ __device__ __forceinline__ void st4(float* p, const float* v) { *reinterpret_cas
 // and cfloat keep factor_subblocks (the same code with 8-byte entries took
 // chol_tiled to 255 registers and 8–40 B of local memory), and so do the
 // float kernels built for four blocks a multiprocessor (chol_tiled's
-// Occupancy).
-template <int NT>
+// Occupancy). BOUND adds a __syncwarp every 8 columns of the inverse, which
+// bounds how far ptxas hoists its reads of L: chol_tiled's kernels with
+// prefix tasks (its PRE) spilled 8–16 B under CUDA 13 in every form tried
+// without it (session 31, calls 1 to 4) and none with it; the kernels
+// without them keep the form that was measured (BOUND false).
+template <int NT, bool BOUND = false>
 __device__ __forceinline__ void factor_rows(float (*s_a)[33], float (*s_x)[33], int w, bool inverse, int& fail_out,
                                             float& dfail_out) {
     constexpr int N = 32, S = 8, P = N / S;
@@ -389,6 +393,7 @@ __device__ __forceinline__ void factor_rows(float (*s_a)[33], float (*s_x)[33], 
             for (int i = 0; i < N; ++i) acc[i] = 0.0f;
 #pragma unroll
             for (int k4 = 0; k4 < N; k4 += 4) {
+                if (BOUND && k4 > 0 && k4 % 8 == 0) __syncwarp(); // bounds how far ptxas hoists the reads (BOUND below)
                 // Four pivots at a time: their own 4×4 block one by one,
                 // then the rows below with one 16-byte read of L each.
                 float xs[4];
@@ -755,6 +760,29 @@ __global__ void __launch_bounds__(kApplyThreads) chol_apply(T* __restrict__ a, l
 // n = 4096, one matrix, 1338 and 1337 µs against 1339 and 1342; n = 8192
 // 0.8 % faster, n = 256 at 64, 512 at 640 and 1024 at 60 1.5–4 % slower)
 // and gave the one-block split kernels 8 B of local memory under CUDA 13.
+//
+// Prefix tasks (PRE: the split kernels for one block a multiprocessor,
+// whole matrices). Even a group early, diagonal task g's own loop, g − 1
+// steps of two tile products, is on the critical path at n = 4096 and one
+// matrix: it takes its ticket only as far ahead as the resident blocks
+// reach, about three groups (session 22's stamps: 35 of 127 loops ended
+// late, 130 µs in all). So the steps k < g − ahead − 1 of both its sums,
+// whose tiles are all final ahead groups earlier, are a task of their own,
+// second in group g − ahead (Prefix above), which leaves its C of tiles
+// (g, g − 1) and (g, g) in the workspace with a flag; diagonal task g
+// starts from them and runs the last ahead steps. The same products in the
+// same order: the factor's bits do not change. Where it applies, from 20
+// tiles a side, the steps cost one store and one load of two tiles. H200,
+// float32 3xTF32 (session 31, launched from CuPy, one process, L2 evicted,
+// µs, head → this): n = 4096 at one matrix Upper 1337.9 → 1284.8, Lower
+// 1348.1 → 1297.0; n = 2048 at 2 582.7 → 576.3, n = 1024 at 4 287.9 →
+// 287.8. Through the public Potrf (the cholesky-gpumode suite, Upper):
+// n = 4096 at one matrix 1355 → 1301 (two calls: main's build 1355, this
+// 1301). ahead = 6, 8, 10 and 14 timed within 1 % of each other at n =
+// 4096 (call 2); 10 leaves n ≤ 608 without them. The exact kernels keep
+// the loop whole: the tables route few large matrices to the split ones,
+// and the first form of this change gave the exact kernels 16 B of stack
+// (call 1).
 //
 // Deferred store (ROWS). The diagonal task stored L(j, j − 1)
 // and released its flag before its update, and both were on the chain
@@ -1197,6 +1225,18 @@ template <int MIN_BLOCKS> struct split_stages {
 template <bool B, typename X, typename Y> struct pick_type { using type = X; };
 template <typename X, typename Y> struct pick_type<false, X, Y> { using type = Y; };
 
+// Prefix is where chol_tiled's prefix tasks lie (PRE). Group g holds the
+// prefix task of diagonal task g + ahead when that diagonal exists and the
+// prefix would take at least min_steps steps (k < g − 1, the columns whose
+// tiles are all made in earlier groups); the prefix tasks of a matrix are
+// numbered p = g − min_steps − 1 = 0, 1, …. tiled.go's prefixTasks counts
+// them with the same numbers.
+template <bool PRE> struct Prefix {
+    static constexpr int ahead = 10, min_steps = 8;
+    __device__ __forceinline__ static bool in_group(int g, int nt) { return PRE && g > min_steps && g + ahead < nt; }
+    __device__ __forceinline__ static int count(int nt) { return PRE ? max(0, nt - ahead - 1 - min_steps) : 0; }
+};
+
 template <typename T, int TS, int NT, bool UPPER, bool SPLIT, bool PANEL, int MIN_BLOCKS>
 __global__ void __launch_bounds__(NT, MIN_BLOCKS)
     chol_tiled(T* __restrict__ a, long long lda, long long stride, int n, int count, int* __restrict__ info,
@@ -1216,6 +1256,7 @@ __global__ void __launch_bounds__(NT, MIN_BLOCKS)
     __shared__ T s_b[TS][TS + 1];
     __shared__ T s_c[ROWS ? TS : 1][TS + 1]; // tile (j, j − 1) of a diagonal task
     __shared__ int s_ticket;
+    __shared__ int s_jm[2]; // a task's j and m, for the diagonal factor's epilogue
 
     const int tid = threadIdx.x;
     // The panel: rows and columns from j0 on, width columns of them (all
@@ -1233,7 +1274,12 @@ __global__ void __launch_bounds__(NT, MIN_BLOCKS)
     // i ≥ g + 1; a panel narrower than the matrix has a last group g = wt,
     // the tiles (i, wt − 1), i ≥ wt, (wt, wt − 1) among them, which no
     // diagonal task below makes.
-    const long long tasks = ((long long)wt * nt - (long long)wt * (wt + 1) / 2 + 1) * count;
+    // PRE: the split whole-matrix kernels built for one block a
+    // multiprocessor take prefix tasks (Prefix above; Prefix tasks in the
+    // comment).
+    constexpr bool PRE = SPLIT && !PANEL && MIN_BLOCKS == 1;
+    using Pre = Prefix<PRE>;
+    const long long tasks = ((long long)wt * nt - (long long)wt * (wt + 1) / 2 + 1 + Pre::count(nt)) * count;
     int* const flags = tickets + 1;
     // The flag of tile (i, k) of matrix m: column-major over the lower
     // tiles, matrix fastest.
@@ -1246,6 +1292,17 @@ __global__ void __launch_bounds__(NT, MIN_BLOCKS)
     // (session 18).
     __shared__ long long s_tasks;
     if (tid == 0) s_tasks = tasks;
+    // Prefix task p of matrix m (slot p·count + m): its flag after the
+    // tiles', its two partial sums (C of tile (j, j − 1), then of (j, j),
+    // row-major as in s_a) after the inverses. Read from shared memory where
+    // used, as tasks: held in registers through the loop they gave the
+    // float kernels a 16 B stack frame (NVRTC 12.4 and CUDA 13).
+    __shared__ int* s_pre_flags;
+    __shared__ T* s_pre_sums;
+    if (tid == 0) {
+        s_pre_flags = flags + (long long)nt * (nt + 1) / 2 * count;
+        s_pre_sums = x + (long long)count * wt * (TS * TS);
+    }
 
 #pragma unroll 1
     for (;;) {
@@ -1262,14 +1319,18 @@ __global__ void __launch_bounds__(NT, MIN_BLOCKS)
         const int m = t - pos * count;
         int g = 0; // the group (Order above)
         for (;;) {
-            const int size = g == 0 ? 1 : g < wt ? nt - g : nt - wt;
+            const int size = (g == 0 ? 1 : g < wt ? nt - g : nt - wt) + Pre::in_group(g, nt);
             if (pos < size) break;
             pos -= size;
             ++g;
         }
         const bool diag = g < wt && pos == 0;
-        const int j = diag ? g : g - 1;
-        const int i = diag ? g : g < wt ? g + pos : wt + pos;
+        // The prefix task of diagonal task g + ahead is second in its
+        // group; its i and j are that diagonal task's.
+        const bool pre = Pre::in_group(g, nt) && pos == 1;
+        if (Pre::in_group(g, nt) && pos > 1) --pos;
+        const int j = diag ? g : pre ? g + Pre::ahead : g - 1;
+        const int i = diag || pre ? j : g < wt ? g + pos : wt + pos;
         T* const am = a + m * stride + (long long)j0 * (lda + 1);
         const T* const dm = d != nullptr ? d + m * dstride : nullptr;
         float* const hm = hi != nullptr ? hi + m * hstride + (long long)j0 * (ldh + 1) : nullptr;
@@ -1278,19 +1339,39 @@ __global__ void __launch_bounds__(NT, MIN_BLOCKS)
 
         // C = A(i, c) − Σ_{k<c} L(i, k)·L(c, k)ᴴ for the off-diagonal tile
         // (i, c) this task makes: (i, j), or (j, j − 1) for a diagonal task.
-        const int c = diag ? j - 1 : j;
+        // Where diagonal task j has a prefix task, that task sums the steps
+        // k < kp of both its tiles and the diagonal task the steps k0 = kp
+        // to k1 = j − 1 (Prefix tasks above).
+        const bool pair = i == j; // a diagonal or prefix task: C of tile (j, j) too
+        const int c = pair ? j - 1 : j;
+        const int kp = j - Pre::ahead - 1;
+        const int k0 = diag && j >= Pre::ahead && Pre::in_group(j - Pre::ahead, nt) ? kp : 0;
+        const int k1 = pair && !diag ? kp : c;
+        if (tid == 0) {
+            s_jm[0] = j, s_jm[1] = m; // read after the first barrier below
+        }
+        // The prefix task's slot, its flag and its sums.
+        auto pre_slot = [&] { return (long long)(kp - Pre::min_steps) * count + m; };
+        auto pre_flag = [&] { return s_pre_flags + pre_slot(); };
+        auto pre_sum = [&] { return s_pre_sums + pre_slot() * (2 * TS * TS); };
         const int nr = min(TS, n - i * TS);
-        TileT cc, cd; // C, and the diagonal tile's own when diag
-        if (c >= 0) {
-            load_tile<T, TS, NT, UPPER>(s_a, am, lda, (long long)i * TS, (long long)c * TS, nr, TS, false, dm, ldd);
-            __syncthreads();
-            cc.from(s_a);
+        TileT cc, cd; // C, and the diagonal tile's own when pair
+        if (k0 > 0) {
+            // Both sums from the prefix task.
+            const T* const psum = pre_sum();
+            wait_flags(pre_flag(), pre_flag());
+#pragma unroll 4
+            for (int e = tid; e < TS * TS; e += NT) {
+                s_a[e / TS][e % TS] = ld_cg(psum + e);
+                s_b[e / TS][e % TS] = ld_cg(psum + TS * TS + e);
+            }
+        } else {
+            if (c >= 0) load_tile<T, TS, NT, UPPER>(s_a, am, lda, (long long)i * TS, (long long)c * TS, nr, TS, false, dm, ldd);
+            if (pair) load_tile<T, TS, NT, UPPER>(s_b, am, lda, (long long)j * TS, (long long)j * TS, wj, wj, true, dm, ldd);
         }
-        if (diag) {
-            load_tile<T, TS, NT, UPPER>(s_b, am, lda, (long long)j * TS, (long long)j * TS, wj, wj, true, dm, ldd);
-            __syncthreads();
-            cd.from(s_b);
-        }
+        __syncthreads();
+        if (c >= 0) cc.from(s_a);
+        if (pair) cd.from(s_b);
         __syncthreads();
         if constexpr (SPLIT) {
             // The same loop with later tiles' copies in flight during the
@@ -1305,50 +1386,52 @@ __global__ void __launch_bounds__(NT, MIN_BLOCKS)
             extern __shared__ __align__(16) float s_split[];
             float (*const s_p)[TS][TS + 4] = reinterpret_cast<float (*)[TS][TS + 4]>(s_split); // S buffers for row i's tiles
             float (*const s_q)[TS][TS + 4] = s_p + S;                                           // and S for row c's
-            if (c > 0) {
+            if (k1 > k0) {
                 // Warp 0 reads the flags of 32 steps at once, one step a
                 // lane, and keeps in ready how many leading steps it has
                 // seen final: away from the front of the factorization a
                 // step's tiles are final long before, and its flags then
                 // cost no round trip to L2 of their own. It waits only for
                 // the steps the next copy needs, as wait_flags would.
-                int ready = 0;
+                int ready = k0;
                 auto wait_steps = [&](int need) {
                     if (tid < 32) {
-                        need = min(need, c);
+                        need = min(need, k1);
                         while (ready < need) {
                             const int kk = ready + tid;
                             const bool set =
-                                kk >= c || (ld_acquire(flag(i, kk, m)) != 0 && ld_acquire(flag(c, kk, m)) != 0);
+                                kk >= k1 || (ld_acquire(flag(i, kk, m)) != 0 && ld_acquire(flag(c, kk, m)) != 0);
                             const unsigned seen = __ballot_sync(0xffffffffu, set);
                             ready += seen == 0xffffffffu ? 32 : __ffs(~seen) - 1;
                         }
                     }
                 };
-                // The copies go through the steps in order, k = 0, 1, …,
-                // one group a step (an empty one past the last step, so
+                // The copies go through the steps in order, k = k0, k0 + 1,
+                // …, one group a step (an empty one past the last step, so
                 // that wait_async<1> always means step k's).
                 TileRow<TS, NT, UPPER> rp(am, lda, (long long)i * TS, nr), rq(am, lda, (long long)c * TS, TS);
+                rp.p += nat<UPPER>(0, (long long)k0 * TS, lda);
+                rq.p += nat<UPPER>(0, (long long)k0 * TS, lda);
                 const long long next = NT / 32 * lda;
                 auto copy = [&](int k) {
-                    if (k < c) {
+                    if (k < k1) {
                         copy_tile<TS, NT, UPPER>(s_p[k % S], rp, next);
                         copy_tile<TS, NT, UPPER>(s_q[k % S], rq, next);
                     }
                     commit_async();
                 };
-                wait_steps(S - 1);
+                wait_steps(k0 + S - 1);
                 __syncthreads();
 #pragma unroll
-                for (int k = 0; k < S - 1; ++k) copy(k);
+                for (int k = 0; k < S - 1; ++k) copy(k0 + k);
 #pragma unroll 1
-                for (int k = 0; k < c; ++k) {
+                for (int k = k0; k < k1; ++k) {
                     wait_async<S - 2>();
                     wait_steps(k + S);
                     __syncthreads();
                     copy(k + S - 1);
                     const int b = k % S;
-                    if (diag)
+                    if (pair)
                         cc.template mul_pair<true>(cd, s_p[b], s_q[b]); // and cd −= P·Pᵀ: row j of L is s_p here
                     else
                         cc.template mul<true>(s_p[b], s_q[b]);
@@ -1357,15 +1440,31 @@ __global__ void __launch_bounds__(NT, MIN_BLOCKS)
             }
         } else {
 #pragma unroll 1
-            for (int k = 0; k < c; ++k) {
+            for (int k = k0; k < k1; ++k) {
                 wait_flags(flag(i, k, m), flag(c, k, m));
                 load_tile<T, TS, NT, UPPER>(s_a, am, lda, (long long)i * TS, (long long)k * TS, nr, TS, false);
                 load_tile<T, TS, NT, UPPER>(s_b, am, lda, (long long)c * TS, (long long)k * TS, TS, TS, false);
                 __syncthreads();
                 cc.template mul<true>(s_a, s_b);
-                if (diag) cd.template mul<true>(s_a, s_a); // row j of L is s_a here
+                if (pair) cd.template mul<true>(s_a, s_a); // row j of L is s_a here
                 __syncthreads();
             }
+        }
+
+        if (pair && !diag) {
+            // A prefix task: the two partial sums, for the diagonal task
+            // (k0 > 0 above); nothing of the matrix is written.
+            T* const psum = pre_sum();
+            cc.to(s_a);
+            cd.to(s_b);
+            __syncthreads();
+#pragma unroll 4
+            for (int e = tid; e < TS * TS; e += NT) {
+                psum[e] = s_a[e / TS][e % TS];
+                psum[TS * TS + e] = s_b[e / TS][e % TS];
+            }
+            publish(pre_flag());
+            continue;
         }
 
         // info so far: final for every column before the ones this task
@@ -1455,14 +1554,22 @@ __global__ void __launch_bounds__(NT, MIN_BLOCKS)
                     asm volatile("bar.sync 1, %0;" ::"n"(NT - 32) : "memory"); // warps 1… only: their stores are done
                     if (tid == 32) release(flag(i, c, m));
                 }
-                factor_rows<NT>(s_a, s_b, wj, j + 1 < nt, fail, dfail);
+                factor_rows<NT, PRE>(s_a, s_b, wj, j + 1 < nt, fail, dfail);
             } else {
                 factor_subblocks<T, TS, NT>(s_a, s_b, wj, j + 1 < nt, fail, dfail);
             }
-            T* const xm = j + 1 < nt ? x + ((long long)m * wt + j) * (TS * TS) : nullptr;
-            store_block<T, TS, NT, UPPER>(am + (long long)j * TS * (lda + 1), lda, s_a, s_b, wj, fail, dfail, xm);
-            if (tid == 0 && ((j0 == 0 && j == 0) || fail != 0)) info[m] = fail != 0 ? j0 + j * TS + fail : 0;
+            {
+                // j and m again from shared memory, and the flag published
+                // here, so that nothing of the task need stay in registers
+                // through factor_rows (Prefix tasks above).
+                const int j = s_jm[0], m = s_jm[1], wj = min(TS, n - j * TS);
+                T* const xm = j + 1 < nt ? x + ((long long)m * wt + j) * (TS * TS) : nullptr;
+                store_block<T, TS, NT, UPPER>(a + m * stride + (long long)(j0 + j * TS) * (lda + 1), lda, s_a, s_b, wj, fail, dfail, xm);
+                if (tid == 0 && ((j0 == 0 && j == 0) || fail != 0)) info[m] = fail != 0 ? j0 + j * TS + fail : 0;
+                publish(flag(j, j, m));
+            }
+        } else if (diag) {
+            publish(flag(j, j, m));
         }
-        if (diag) publish(flag(j, j, m));
     }
 }

@@ -54,30 +54,47 @@ func DefaultTiledBlocks(sms, occupancy int) int {
 	return occupancy * max(sms, 1)
 }
 
-// tiledLayout is where PotrfTiled's scratch lies: the ticket counter and
-// the tiles' flags (int32, cleared before each launch), then one inverse
-// per diagonal tile.
+// tiledLayout is where PotrfTiled's scratch lies: the ticket counter, the
+// tiles' flags and the prefix tasks' flags (int32, cleared before each
+// launch), then one inverse per diagonal tile, then two partial sums per
+// prefix task.
 type tiledLayout struct {
 	nt      int   // tiles per side
 	tiles   int64 // lower tiles of all matrices, one flag each (the tasks, one or two tiles each, are fewer)
-	xOff    int64 // byte offset of the inverses
+	pre     int64 // prefix tasks of all matrices, one flag and two tiles each
+	xOff    int64 // byte offset of the inverses, and of the partial sums after them
 	xStride int64 // elements per matrix: nt·TileWidth²
 	bytes   int64
 }
 
 func newTiledLayout(dt cuda.DType, n, count int) tiledLayout {
 	nt := (n + TileWidth - 1) / TileWidth
-	l := tiledLayout{nt: nt, tiles: int64(nt) * int64(nt+1) / 2 * int64(count)}
-	l.xOff = roundUp(4*(1+l.tiles), 256)
+	l := tiledLayout{nt: nt, tiles: int64(nt) * int64(nt+1) / 2 * int64(count), pre: int64(prefixTasks(nt)) * int64(count)}
+	l.xOff = roundUp(4*(1+l.tiles+l.pre), 256)
 	l.xStride = int64(nt) * TileWidth * TileWidth
-	l.bytes = roundUp(l.xOff+l.xStride*int64(count)*int64(dt.Size()), 256)
+	l.bytes = roundUp(l.xOff+(l.xStride*int64(count)+l.pre*2*TileWidth*TileWidth)*int64(dt.Size()), 256)
 	return l
 }
 
+// Prefix tasks (blocked.cu's Prefix): in the split kernels built for one
+// block a multiprocessor, diagonal task j sums only its last prefixAhead
+// steps; the earlier ones are a task of their own, prefixAhead groups
+// before, wherever that task has at least prefixMinSteps steps. The layout
+// makes room for them whatever the kernel; the others do not use it.
+const (
+	prefixAhead    = 10
+	prefixMinSteps = 8
+)
+
+// prefixTasks is the number of prefix tasks of one matrix of nt tiles a
+// side: one in each group g with prefixMinSteps < g < nt − prefixAhead.
+func prefixTasks(nt int) int { return max(0, nt-prefixAhead-1-prefixMinSteps) }
+
 // TiledWorkspaceSize is the scratch PotrfTiled needs, in bytes, for count
-// n×n matrices of type dt: 4 bytes per tile of the lower triangles and one
-// TileWidth² inverse per diagonal tile (n = 1024, float64: 280 KiB a
-// matrix). It returns an error for arguments PotrfTiled refuses.
+// n×n matrices of type dt: 4 bytes per tile of the lower triangles and per
+// prefix task, one TileWidth² inverse per diagonal tile and two per prefix
+// task (n = 1024, float64: about 470 KiB a matrix, 208 KiB of it the 13
+// prefix tasks' sums). It returns an error for arguments PotrfTiled refuses.
 func TiledWorkspaceSize(dt cuda.DType, n, count int) (int64, error) {
 	if err := CanRunTiled(dt, n, count, TiledOptions{}); err != nil { // the scratch is the same for every option
 		return 0, err
@@ -159,7 +176,7 @@ func PotrfTiled[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n int, a cuda.Dev
 		return err
 	}
 	l := newTiledLayout(dt, n, count)
-	if err := cuda.MemsetD32(s, ws.Ptr, 0, 1+l.tiles); err != nil {
+	if err := cuda.MemsetD32(s, ws.Ptr, 0, 1+l.tiles+l.pre); err != nil {
 		return err
 	}
 	blocks := int64(opt.Blocks)

@@ -28,6 +28,11 @@ func TestTiledArguments(t *testing.T) {
 	if want := roundUp(4*51, 256) + 5*4*32*32*8; need != want {
 		t.Errorf("TiledWorkspaceSize(float64, 100, 5) = %d, want %d", need, want)
 	}
+	// n = 1024: 32 tiles a side, 528 tiles and 32 − 19 = 13 prefix tasks a
+	// matrix, so 1 + 2·(528 + 13) flags; 2·32 inverses and 2·2·13 sums.
+	if need, err := TiledWorkspaceSize(cuda.Float32, 1024, 2); err != nil || need != roundUp(roundUp(4*1083, 256)+(64+52)*32*32*4, 256) {
+		t.Errorf("TiledWorkspaceSize(float32, 1024, 2) = %d, %v", need, err)
+	}
 	w := Workspace{ws, need}
 	if err := checkTiled(cuda.Float64, core.Lower, 100, a, 101, 10100, 5, info, w, TiledOptions{}); err != nil {
 		t.Fatalf("valid call refused: %v", err)
@@ -115,6 +120,15 @@ func testPotrfTiled[T core.Scalar](t *testing.T, e *env, base TiledOptions) {
 	if testing.Short() {
 		sizes = []int{ts + 1, 3*ts + 1, 257}
 	}
+	if base.Precision == Split3TF32 && base.Occupancy != 4 {
+		// Prefix tasks (blocked.cu's Prefix, in the split kernels for one
+		// block a multiprocessor) start at 20 tiles a side: 608 has none,
+		// 609 one (for a last diagonal tile of one row), 641 two, 800 six.
+		sizes = append(sizes, 641)
+		if !testing.Short() {
+			sizes = append(sizes, 608, 609, 800)
+		}
+	}
 	for _, uplo := range []core.Uplo{core.Lower, core.Upper} {
 		worst, worstN := 0.0, 0
 		for _, n := range sizes {
@@ -122,6 +136,9 @@ func testPotrfTiled[T core.Scalar](t *testing.T, e *env, base TiledOptions) {
 				count := 30
 				if n > 256 {
 					count = 10
+				}
+				if n > 600 {
+					count = 4
 				}
 				ws := tiledWorkspace(t, e, dt, n, count)
 				var first []T
@@ -224,6 +241,24 @@ func TestSplitStages(t *testing.T) {
 	}
 	if got := tiledSharedBytes(TiledOptions{Occupancy: 4}); got != 0 {
 		t.Errorf("the exact kernels take %d B of dynamic shared memory, want 0", got)
+	}
+}
+
+// TestPrefixTasks checks that the workspace makes room for the prefix
+// tasks chol_tiled takes: Go's constants against blocked.cu's Prefix, read
+// from the source, and their count at the edges.
+func TestPrefixTasks(t *testing.T) {
+	m := regexp.MustCompile(`static constexpr int ahead = (\d+), min_steps = (\d+);`).FindStringSubmatch(code)
+	if m == nil {
+		t.Fatal("blocked.cu: Prefix's constants not found")
+	}
+	if m[1] != strconv.Itoa(prefixAhead) || m[2] != strconv.Itoa(prefixMinSteps) {
+		t.Errorf("blocked.cu's Prefix has ahead = %s, min_steps = %s; tiled.go %d, %d", m[1], m[2], prefixAhead, prefixMinSteps)
+	}
+	for nt, want := range map[int]int{1: 0, 19: 0, 20: 1, 21: 2, 25: 6, 128: 109} {
+		if got := prefixTasks(nt); got != want {
+			t.Errorf("prefixTasks(%d) = %d, want %d", nt, got, want)
+		}
 	}
 }
 
