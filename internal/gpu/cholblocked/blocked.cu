@@ -422,6 +422,12 @@ __device__ __forceinline__ void factor_rows(float (*s_a)[33], float (*s_x)[33], 
     dfail_out = s_dfail;
 }
 
+// store_inverse writes X from s_x to xm (NB×NB, X(r, c) at r + c·NB).
+template <typename T, int NB, int NT> __device__ __forceinline__ void store_inverse(T* xm, const T (*s_x)[NB + 1]) {
+#pragma unroll 4
+    for (int e = threadIdx.x; e < NB * NB; e += NT) xm[e] = s_x[e % NB][e / NB];
+}
+
 // store_block writes the factored w×w block of s_a to am (its uplo triangle
 // only) as potf2 leaves it after a failure at 1-based column fail (0: none):
 // the columns before it and the failing pivot dfail. X goes to xm (NB×NB,
@@ -441,9 +447,7 @@ __device__ __forceinline__ void store_block(T* am, long long lda, const T (*s_a)
             am[nat<UPPER>(r, c, lda)] = UPPER ? conj_(v) : v;
         }
     }
-    if (xm == nullptr) return;
-#pragma unroll 4
-    for (int e = threadIdx.x; e < NB * NB; e += NT) xm[e] = s_x[e % NB][e / NB];
+    if (xm != nullptr) store_inverse<T, NB, NT>(xm, s_x);
 }
 
 // chol_diag factors the w×w diagonal block of one panel, L11·L11ᴴ =
@@ -783,6 +787,25 @@ __global__ void __launch_bounds__(kApplyThreads) chol_apply(T* __restrict__ a, l
 // the loop whole: the tables route few large matrices to the split ones,
 // and the first form of this change gave the exact kernels 16 B of stack
 // (call 1).
+//
+// Hand-over (session 32). Two orders on the chain from one diagonal tile
+// to the next. A task loads X_c together with info, before the branch on
+// info (X_c goes unused where the matrix failed), so that both loads are in
+// flight at once. And the diagonal task stores X_j and info, publishes its
+// flag, and only then stores L(j, j), which no task reads: the flag's
+// release waited for every store of the block before it, L's among them.
+// H200, float32 Upper, chol_tiled launched from CuPy (one process, L2
+// evicted, median of 9, variants interleaved; µs, main → the load alone →
+// both): 3xTF32 n = 4096 at one matrix 1326.1 → 1316.7 → 1277.2 (Lower
+// 1340.7 → 1330.2 → 1284.4), n = 2048 at 2 602.7 → 595.7 → 559.0, n = 1024
+// at 4 306.7 → 303.9 → 282.3, n = 512 at 16 161.6 → 160.1 → 149.3; exact
+// n = 1024 at 4 334.9 → 332.8 → 324.0. Through the public Potrf (the
+// cholesky-gpumode suite, Upper, same call): n = 4096 at one matrix 1313 →
+// 1264 (the best vendor path 2559), n = 2048 at 2 590.9 → 544.5. Tried and
+// not kept: factor_rows writing X_j to the workspace itself as it forms
+// it (row-major; an 8 B stack frame in both split whole-matrix kernels
+// under CUDA 13), and four split stages instead of three (within 1 %
+// either way). bench/results/h200/session32.
 //
 // Deferred store (ROWS). The diagonal task stored L(j, j − 1)
 // and released its flag before its update, and both were on the chain
@@ -1487,6 +1510,12 @@ __global__ void __launch_bounds__(NT, MIN_BLOCKS)
             // the same lim, so the block agrees.
             wait_flags(flag(c, c, m), flag(c, c, m));
             f = ld_cg(info + m);
+            // X_c(r, u) to s_b[r][u] before info is known, so that both
+            // loads are in flight at once (Hand-over above; X_c goes unused
+            // where the matrix failed).
+            const T* const xm = x + ((long long)m * wt + c) * (TS * TS);
+#pragma unroll
+            for (int e = tid; e < TS * TS; e += NT) s_b[e % TS][e / TS] = ld_cg(xm + e);
             const int lim = f == 0 ? TS : min(TS, f - 1 - j0 - c * TS);
             defer = ROWS && diag && f == 0;
             if (lim > 0) {
@@ -1495,9 +1524,6 @@ __global__ void __launch_bounds__(NT, MIN_BLOCKS)
 #pragma unroll
                     for (int q = 0; q < cc.CQ; ++q)
                         s_a[cc.row(r, q)][cc.col(r, q)] = cc.col(r, q) < lim ? cc.v[r][q] : zero;
-                const T* const xm = x + ((long long)m * wt + c) * (TS * TS);
-#pragma unroll 4
-                for (int e = tid; e < TS * TS; e += NT) s_b[e % TS][e / TS] = ld_cg(xm + e); // X_c(r, u) at [r][u]
                 __syncthreads();
                 TileT l;
 #pragma unroll
@@ -1563,10 +1589,12 @@ __global__ void __launch_bounds__(NT, MIN_BLOCKS)
                 // here, so that nothing of the task need stay in registers
                 // through factor_rows (Prefix tasks above).
                 const int j = s_jm[0], m = s_jm[1], wj = min(TS, n - j * TS);
-                T* const xm = j + 1 < nt ? x + ((long long)m * wt + j) * (TS * TS) : nullptr;
-                store_block<T, TS, NT, UPPER>(a + m * stride + (long long)(j0 + j * TS) * (lda + 1), lda, s_a, s_b, wj, fail, dfail, xm);
+                // X_j and info, then the flag, then L(j, j), which no task
+                // reads (Hand-over above).
+                if (j + 1 < nt) store_inverse<T, TS, NT>(x + ((long long)m * wt + j) * (TS * TS), s_b);
                 if (tid == 0 && ((j0 == 0 && j == 0) || fail != 0)) info[m] = fail != 0 ? j0 + j * TS + fail : 0;
                 publish(flag(j, j, m));
+                store_block<T, TS, NT, UPPER>(a + m * stride + (long long)(j0 + j * TS) * (lda + 1), lda, s_a, s_b, wj, fail, dfail, nullptr);
             }
         } else if (diag) {
             publish(flag(j, j, m));
