@@ -41,7 +41,8 @@ func (p *perType) of(dtype cuda.DType) int {
 // their rows in registers. The rows are 32 + NC values a lane: float64 took
 // 254 registers and no local memory at NC = 56, and spilled from NC = 60
 // (8 B; at 64, 24 B Lower and 192 B Upper, which then ran 2.7 times as long
-// as Lower) under CUDA 13's NVRTC. [H200] 16,384 float64 systems, Lower, against the CTA tier on the same inputs, µs
+// as Lower) under CUDA 13's NVRTC. [H200] 16,384 float64 systems, Lower,
+// against the CTA tier on the same inputs, µs
 // (bench/results/h200/session29/call3-lab.log): potrf n = 40 179 against
 // 310, 48 209 against 340, 56 252 against 465; posv with one right-hand
 // side n = 48 275 against 651, 56 396 against 833, with 16 n = 48 477
