@@ -807,6 +807,29 @@ __global__ void __launch_bounds__(kApplyThreads) chol_apply(T* __restrict__ a, l
 // under CUDA 13), and four split stages instead of three (within 1 %
 // either way). bench/results/h200/session32.
 //
+// Row pairs (PAIRS, session 33: the split kernels for four blocks a
+// multiprocessor). A task below the diagonal makes two tiles of column
+// j, (i, j) and (i + 1, j), from one loop: a step copies three tiles
+// instead of four for two products, reads Q's fragments and splits them
+// once for both (SplitTile::mul_rows), and X_j is loaded once for both
+// solves. Each tile takes the same products in the same order, so the
+// bits do not change. Three tile rows of three stages (41.5 KB of dynamic
+// shared memory, past the 48 KB a launch gets without opting in) leave
+// four blocks a multiprocessor; three rows of four would not fit.
+// H200, chol_tiled launched from CuPy (session 33, lab/pairs.py: one
+// process, L2 evicted, median of 7, variants interleaved, every result
+// checked and its bits equal to main's; µs, main → wide copies alone →
+// both), float32 3xTF32, four blocks a multiprocessor: Upper n = 8192 at
+// one matrix 6269 → 5619 → 4657, Lower 7045 → 6995 → 5981; Upper n = 4096
+// at 2 1963 → 1824 → 1688, n = 2048 at 8 1024 → 949 → 888 (Lower 1120 →
+// 1118 → 1040), n = 1024 at 60 991 → 911 → 805, n = 512 at 640 1908 →
+// 1820 → 1666. Through the public Potrf (the cholesky-gpumode suite,
+// Upper, the same call): n = 8192 at one matrix 4657 against the best
+// vendor path's 10518 (session 32: 6338). The one-block kernels keep one
+// tile a task: they lead where the chain from one diagonal tile to the
+// next is the time rather than the loops, and beside factor_rows' row, at
+// 255 registers, a second accumulator would most likely spill (not tried).
+//
 // Deferred store (ROWS). The diagonal task stored L(j, j − 1)
 // and released its flag before its update, and both were on the chain
 // from one diagonal tile to the next. Now L(j, j − 1) stays in s_c for the
@@ -839,7 +862,7 @@ __global__ void __launch_bounds__(kApplyThreads) chol_apply(T* __restrict__ a, l
 // cycles a warp at that occupancy (session 19's ncu). With MIN_BLOCKS = 4
 // (float whole-matrix kernels only) the diagonal tiles are factored by
 // factor_subblocks and ptxas must fit 128 registers, so that four blocks
-// fit a multiprocessor (the split kernel's 36.1 KB of shared memory four
+// fit a multiprocessor (the split kernel's 50 KB of shared memory four
 // times over); the chain from one diagonal tile to the next is longer by
 // the slower factor (15736 cycles against 7679, session 17). They take
 // 114–117 registers (CUDA 13, TestKernelResources) and no local memory.
@@ -1071,13 +1094,22 @@ struct SplitTile {
     // step. A fragment of P (rows r0 + g, + 8; columns u + t, + 4) and two
     // of Qᵀ (rows u + t, + 4; columns c0 + 8f + g), g = lane/4, t = lane mod 4.
     template <bool SUB, int LD> __device__ __forceinline__ void mul(const float (*p)[LD], const float (*q)[LD]) {
-        mul_impl<SUB, false>(*this, p, q);
+        mul_impl<SUB, Single>(*this, p, p, q);
     }
     // mul_pair is mul and d.mul<SUB>(p, p) together, P's fragments read
     // and split once for both: the diagonal task's two products of a step.
     template <bool SUB, int LD>
     __device__ __forceinline__ void mul_pair(SplitTile& d, const float (*p)[LD], const float (*q)[LD]) {
-        mul_impl<SUB, true>(d, p, q);
+        mul_impl<SUB, Pair>(d, p, p, q);
+    }
+    // mul_rows is mul and d.mul<SUB>(p2, q) together, Q's fragments read
+    // and split once for both: the two tiles of one tile column that a
+    // task of chol_tiled's four-block split kernels makes (Row pairs).
+    // Each accumulator takes the same instructions in the same order as
+    // from mul, so the bits are mul's.
+    template <bool SUB, int LD>
+    __device__ __forceinline__ void mul_rows(SplitTile& d, const float (*p)[LD], const float (*p2)[LD], const float (*q)[LD]) {
+        mul_impl<SUB, Rows>(d, p, p2, q);
     }
 
   private:
@@ -1113,21 +1145,38 @@ struct SplitTile {
             for (int f = 0; f < 2; ++f) qb[2 * f] = q[c0 + 8 * f + g][u + t], qb[2 * f + 1] = q[c0 + 8 * f + g][u + t + 4];
         }
     }
-    // mma3 adds the three split products of A (ah, al) and one B fragment.
-    __device__ __forceinline__ static void mma3(float (&acc)[4], float (&low)[4], const unsigned (&ah)[4],
-                                                const unsigned (&al)[4], float b0, float b1) {
-        const unsigned h0 = tf32_bits(b0), h1 = tf32_bits(b1);
-        const unsigned l0 = __float_as_uint(b0 - __uint_as_float(h0)), l1 = __float_as_uint(b1 - __uint_as_float(h1));
-        mma_tf32(low, al, h0, h1);
-        mma_tf32(low, ah, l0, l1);
-        mma_tf32(acc, ah, h0, h1);
+    // split_a splits one A fragment (negated when SUB), split_b one B
+    // fragment's pair of values (split_tf32's h and l as mma operands).
+    template <bool SUB>
+    __device__ __forceinline__ static void split_a(unsigned (&ah)[4], unsigned (&al)[4], const float (&pa)[4]) {
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            const float x = SUB ? -pa[e] : pa[e];
+            ah[e] = tf32_bits(x);
+            al[e] = __float_as_uint(x - __uint_as_float(ah[e]));
+        }
     }
-    template <bool SUB, bool PAIR, int LD>
-    __device__ __forceinline__ void mul_impl(SplitTile& d, const float (*p)[LD], const float (*q)[LD]) {
+    __device__ __forceinline__ static void split_b(unsigned (&h)[2], unsigned (&l)[2], float b0, float b1) {
+        h[0] = tf32_bits(b0), h[1] = tf32_bits(b1);
+        l[0] = __float_as_uint(b0 - __uint_as_float(h[0])), l[1] = __float_as_uint(b1 - __uint_as_float(h[1]));
+    }
+    // mma3 adds the three split products of A (ah, al) and one B fragment (h, l).
+    __device__ __forceinline__ static void mma3(float (&acc)[4], float (&low)[4], const unsigned (&ah)[4],
+                                                const unsigned (&al)[4], const unsigned (&h)[2], const unsigned (&l)[2]) {
+        mma_tf32(low, al, h[0], h[1]);
+        mma_tf32(low, ah, l[0], l[1]);
+        mma_tf32(acc, ah, h[0], h[1]);
+    }
+    // The products of mul_impl: this tile's alone (Single), with d's
+    // P·Pᵀ (Pair, mul_pair), or with d's P2·Qᵀ (Rows, mul_rows).
+    enum Mode { Single, Pair, Rows };
+    template <bool SUB, Mode MODE, int LD>
+    __device__ __forceinline__ void mul_impl(SplitTile& d, const float (*p)[LD], const float (*p2)[LD], const float (*q)[LD]) {
         const int r0 = 16 * (threadIdx.x / 64), c0 = 16 * ((threadIdx.x / 32) & 1);
         // Two accumulators a tile, the Ph·Qhᴴ terms and the small ones,
         // halve the chain of dependent mma instructions (a product at one
-        // matrix is on the critical path). [1] is d's when PAIR.
+        // matrix is on the critical path). [1] is d's unless Single.
+        constexpr bool PAIR = MODE != Single;
         constexpr int NP = PAIR ? 2 : 1;
         float acc[NP][2][4], low[NP][2][4];
 #pragma unroll
@@ -1142,20 +1191,29 @@ struct SplitTile {
             float pa[4], qb[4];
             frag_a(pa, p, r0, u);
             frag_b(qb, q, c0, u);
-            unsigned ah[4], al[4];
+            unsigned ah[4], al[4], bh[2][2], bl[2][2];
+            split_a<SUB>(ah, al, pa);
 #pragma unroll
-            for (int e = 0; e < 4; ++e) {
-                const float x = SUB ? -pa[e] : pa[e];
-                ah[e] = tf32_bits(x);
-                al[e] = __float_as_uint(x - __uint_as_float(ah[e]));
+            for (int f = 0; f < 2; ++f) {
+                split_b(bh[f], bl[f], qb[2 * f], qb[2 * f + 1]);
+                mma3(acc[0][f], low[0][f], ah, al, bh[f], bl[f]);
             }
-#pragma unroll
-            for (int f = 0; f < 2; ++f) mma3(acc[0][f], low[0][f], ah, al, qb[2 * f], qb[2 * f + 1]);
-            if constexpr (PAIR) {
+            if constexpr (MODE == Pair) {
                 float pb[4];
                 frag_b(pb, p, c0, u);
 #pragma unroll
-                for (int f = 0; f < 2; ++f) mma3(acc[NP - 1][f], low[NP - 1][f], ah, al, pb[2 * f], pb[2 * f + 1]);
+                for (int f = 0; f < 2; ++f) {
+                    unsigned h[2], l[2];
+                    split_b(h, l, pb[2 * f], pb[2 * f + 1]);
+                    mma3(acc[NP - 1][f], low[NP - 1][f], ah, al, h, l);
+                }
+            } else if constexpr (MODE == Rows) {
+                float pc[4];
+                frag_a(pc, p2, r0, u);
+                unsigned ch[4], cl[4];
+                split_a<SUB>(ch, cl, pc);
+#pragma unroll
+                for (int f = 0; f < 2; ++f) mma3(acc[NP - 1][f], low[NP - 1][f], ch, cl, bh[f], bl[f]);
             }
         }
 #pragma unroll
@@ -1174,14 +1232,15 @@ struct SplitTile {
 // Each copy steps to the next tile, and each element to the next by one
 // 64-bit add (next: NT/32 rows on for Upper, columns for Lower), instead
 // of an address computed from (r, c) (Copies in chol_tiled's comment).
+// wide: Upper's 16-byte copies (copy_tile), four columns of a row a thread.
 template <int TS, int NT, bool UPPER> struct TileRow {
     const float* p;
-    int rows; // nr − this thread's first row (Upper: rows r + (NT/32)·e)
-    __device__ __forceinline__ TileRow(const float* a, long long lda, long long r0, int nr) {
+    int rows; // nr − this thread's first row (Upper: rows r + (NT/32)·e, wide r + (NT/8)·e)
+    __device__ __forceinline__ TileRow(const float* a, long long lda, long long r0, int nr, bool wide) {
         const int lane = threadIdx.x % 32, w = threadIdx.x / 32;
-        const int r = UPPER ? w : lane % 8 + 8 * w;
+        const int r = UPPER ? (wide ? threadIdx.x / 8 : w) : lane % 8 + 8 * w;
         rows = nr - r;
-        p = a + nat<UPPER>(r0 + r, UPPER ? lane : lane / 8, lda);
+        p = a + nat<UPPER>(r0 + r, UPPER ? (wide ? 4 * (threadIdx.x % 8) : lane) : lane / 8, lda);
     }
 };
 
@@ -1198,16 +1257,52 @@ __device__ __forceinline__ void cp_async4(float* dst, const float* src, bool in)
                  "l"(src), "r"((unsigned)in)
                  : "memory");
 }
+// cp_async16 copies 16 bytes the same way (through L2 only: .ca takes
+// only sizes up to 16 bytes on every architecture, .cg is the 16-byte
+// form); with in false it writes 16 zero bytes and reads nothing (a source
+// size of 0). dst and src 16-byte aligned.
+__device__ __forceinline__ void cp_async16(float* dst, const float* src, bool in) {
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"((unsigned)__cvta_generic_to_shared(dst)), "l"(src),
+                 "r"(in ? 16 : 0)
+                 : "memory");
+}
 __device__ __forceinline__ void commit_async() { asm volatile("cp.async.commit_group;" ::: "memory"); }
 template <int N> __device__ __forceinline__ void wait_async() { asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory"); }
 
 // copy_tile starts the copies of the next tile of row t into s and steps t
-// to the tile after; next = (NT/32)·lda. Rows past the matrix are zero.
-// Lower copies 8 rows × 4 columns a warp (32-byte pieces of four columns),
-// so that its stores to rows of pitch TS + 4 fall in 32 different banks;
-// Upper copies 32 columns of one row.
+// to the tile after; next = copy_step(wide, lda). Rows past the matrix are
+// zero. Lower copies 8 rows × 4 columns a warp (32-byte pieces of four
+// columns), so that its stores to rows of pitch TS + 4 fall in 32 different
+// banks; Upper copies 32 columns of one row, and with wide (t made wide,
+// every row 16-byte aligned: chol_tiled's wide) 4 rows of 8 pieces of 16
+// bytes, two copies a thread instead of eight.
+//
+// Why wide. In the four-block kernel at n = 8192, one matrix (float32
+// 3xTF32 Upper, session 33, lab/diag.py: CuPy, L2 evicted, µs), the loop
+// without its copies took 4426 against 6229 and without its split
+// arithmetic 4863: issuing instructions, not the bytes, bounds it, and a
+// 4-byte copy is an instruction and a 64-bit add per float. Wide copies
+// (call 2, the same bits): n = 8192 at one matrix 6266 → 5496, with one
+// block a multiprocessor 7780 → 6786, n = 4096 at one 1266 → 1175,
+// n = 2048 at 8 1035 → 951, n = 512 at 640 1899 → 1801, n = 2048 at 2
+// 554 → 550. Lower's rows are columns of the matrix, whose 16-byte pieces
+// would need another shared layout and fragment loads: not done.
+template <bool UPPER, int NT> __device__ __forceinline__ long long copy_step(bool wide, long long lda) {
+    return (UPPER && wide ? NT / 8 : NT / 32) * lda;
+}
 template <int TS, int NT, bool UPPER>
-__device__ __forceinline__ void copy_tile(float (*s)[TS + 4], TileRow<TS, NT, UPPER>& t, long long next) {
+__device__ __forceinline__ void copy_tile(float (*s)[TS + 4], TileRow<TS, NT, UPPER>& t, long long next, bool wide) {
+    if (UPPER && wide) {
+        float* const d = &s[threadIdx.x / 8][4 * (threadIdx.x % 8)];
+        const float* q = t.p;
+#pragma unroll
+        for (int e = 0; e < TS * TS / (4 * NT); ++e) {
+            cp_async16(d + NT / 8 * e * (TS + 4), q, NT / 8 * e < t.rows);
+            q += next;
+        }
+        t.p += TS;
+        return;
+    }
     const int lane = threadIdx.x % 32, w = threadIdx.x / 32;
     float* const d = UPPER ? &s[w][lane] : &s[lane % 8 + 8 * w][lane / 8];
     const float* q = t.p;
@@ -1233,7 +1328,9 @@ __device__ __forceinline__ void copy_tile(float (*s)[TS + 4], TileRow<TS, NT, UP
 // 60 from 1013.9 to 995.9, n = 4096 at 2 from 2057.4 to 2016.9. With one
 // block four buffers gained under 1 % more and gave the Upper kernel an
 // 8 B stack frame under CUDA 13, so it keeps three; five and six were no
-// better anywhere. Through the public Potrf (session 22, call 6: the
+// better anywhere. Since session 33 the four-block kernels copy three
+// tile rows a step (split_rows, Row pairs in chol_tiled's comment) and
+// keep three stages, which is what fits. Through the public Potrf (session 22, call 6: the
 // cholesky-gpumode suite's cases, float32 Upper, the previous build and
 // this one run twice each, interleaved, µs): n = 8192 at one matrix
 // 6644, 6574 → 6360, 6356; 4096 at one 1375, 1379 → 1349, 1349; 4096 at 2
@@ -1241,7 +1338,15 @@ __device__ __forceinline__ void copy_tile(float (*s)[TS + 4], TileRow<TS, NT, UP
 // 1008, 1012 → 1005, 1004. Lower moved by −1.2 % to +0.5 % (TestTiming,
 // call 5, the same cases, the two builds one after the other).
 template <int MIN_BLOCKS> struct split_stages {
-    static constexpr int value = MIN_BLOCKS == 4 ? 4 : 3;
+    static constexpr int value = MIN_BLOCKS == 4 ? 3 : 3;
+};
+
+// split_rows is the number of tile rows a step of the split loop copies:
+// row c's and one row i, or two (i, i + 1) in the kernels with row pairs
+// (chol_tiled's PAIRS: the split kernels for four blocks a multiprocessor).
+// Three rows of four stages would not fit four blocks a multiprocessor.
+template <int MIN_BLOCKS> struct split_rows {
+    static constexpr int value = MIN_BLOCKS == 4 ? 3 : 2;
 };
 
 // pick_type is std::conditional (NVRTC has no <type_traits>).
@@ -1302,7 +1407,16 @@ __global__ void __launch_bounds__(NT, MIN_BLOCKS)
     // comment).
     constexpr bool PRE = SPLIT && !PANEL && MIN_BLOCKS == 1;
     using Pre = Prefix<PRE>;
-    const long long tasks = ((long long)wt * nt - (long long)wt * (wt + 1) / 2 + 1 + Pre::count(nt)) * count;
+    // PAIRS: the split kernels built for four blocks a multiprocessor make
+    // the tiles below the diagonal task's two at a time, (i, j) and
+    // (i + 1, j) (Row pairs in the comment): group g ≥ 1 has diagonal task
+    // g, then ⌊(nt − g)/2⌋ pair tasks, the last of them one tile when
+    // nt − g − 1 is odd.
+    constexpr bool PAIRS = SPLIT && !PANEL && MIN_BLOCKS == 4;
+    static_assert(!PAIRS || split_rows<MIN_BLOCKS>::value == 3, "PAIRS copies three tile rows a step");
+    const long long tasks =
+        (PAIRS ? nt + (long long)(nt - 1) * (nt - 1) / 4 : (long long)wt * nt - (long long)wt * (wt + 1) / 2 + 1 + Pre::count(nt)) *
+        count;
     int* const flags = tickets + 1;
     // The flag of tile (i, k) of matrix m: column-major over the lower
     // tiles, matrix fastest.
@@ -1342,7 +1456,7 @@ __global__ void __launch_bounds__(NT, MIN_BLOCKS)
         const int m = t - pos * count;
         int g = 0; // the group (Order above)
         for (;;) {
-            const int size = (g == 0 ? 1 : g < wt ? nt - g : nt - wt) + Pre::in_group(g, nt);
+            const int size = (g == 0 ? 1 : g < wt ? (PAIRS ? 1 + (nt - g) / 2 : nt - g) : nt - wt) + Pre::in_group(g, nt);
             if (pos < size) break;
             pos -= size;
             ++g;
@@ -1353,7 +1467,9 @@ __global__ void __launch_bounds__(NT, MIN_BLOCKS)
         const bool pre = Pre::in_group(g, nt) && pos == 1;
         if (Pre::in_group(g, nt) && pos > 1) --pos;
         const int j = diag ? g : pre ? g + Pre::ahead : g - 1;
-        const int i = diag || pre ? j : g < wt ? g + pos : wt + pos;
+        const int i = diag || pre ? j : g < wt ? (PAIRS ? g + 2 * pos - 1 : g + pos) : wt + pos;
+        // A pair task's second tile, (i + 1, j), where it exists (PAIRS).
+        const bool two = PAIRS && !diag && i + 1 < nt;
         T* const am = a + m * stride + (long long)j0 * (lda + 1);
         const T* const dm = d != nullptr ? d + m * dstride : nullptr;
         float* const hm = hi != nullptr ? hi + m * hstride + (long long)j0 * (ldh + 1) : nullptr;
@@ -1378,7 +1494,8 @@ __global__ void __launch_bounds__(NT, MIN_BLOCKS)
         auto pre_flag = [&] { return s_pre_flags + pre_slot(); };
         auto pre_sum = [&] { return s_pre_sums + pre_slot() * (2 * TS * TS); };
         const int nr = min(TS, n - i * TS);
-        TileT cc, cd; // C, and the diagonal tile's own when pair
+        const int nr2 = two ? min(TS, n - (i + 1) * TS) : 0; // rows of tile (i + 1, j)
+        TileT cc, cd; // C, and the diagonal tile's own when pair, or tile (i + 1, j)'s when two
         if (k0 > 0) {
             // Both sums from the prefix task.
             const T* const psum = pre_sum();
@@ -1391,10 +1508,12 @@ __global__ void __launch_bounds__(NT, MIN_BLOCKS)
         } else {
             if (c >= 0) load_tile<T, TS, NT, UPPER>(s_a, am, lda, (long long)i * TS, (long long)c * TS, nr, TS, false, dm, ldd);
             if (pair) load_tile<T, TS, NT, UPPER>(s_b, am, lda, (long long)j * TS, (long long)j * TS, wj, wj, true, dm, ldd);
+            if (PAIRS && !diag) // zero where there is no tile (i + 1, j)
+                load_tile<T, TS, NT, UPPER>(s_b, am, lda, (long long)(i + 1) * TS, (long long)c * TS, nr2, TS, false, dm, ldd);
         }
         __syncthreads();
         if (c >= 0) cc.from(s_a);
-        if (pair) cd.from(s_b);
+        if (pair || (PAIRS && !diag)) cd.from(s_b);
         __syncthreads();
         if constexpr (SPLIT) {
             // The same loop with later tiles' copies in flight during the
@@ -1407,8 +1526,9 @@ __global__ void __launch_bounds__(NT, MIN_BLOCKS)
             // why), pitch TS + 4: mma's fragment loads hit 32 banks.
             constexpr int S = split_stages<MIN_BLOCKS>::value;
             extern __shared__ __align__(16) float s_split[];
-            float (*const s_p)[TS][TS + 4] = reinterpret_cast<float (*)[TS][TS + 4]>(s_split); // S buffers for row i's tiles
-            float (*const s_q)[TS][TS + 4] = s_p + S;                                           // and S for row c's
+            float (*const s_p)[TS][TS + 4] = reinterpret_cast<float (*)[TS][TS + 4]>(s_split); // S buffers for row i's tiles,
+            float (*const s_q)[TS][TS + 4] = s_p + S;                                           // S for row c's
+            float (*const s_p2)[TS][TS + 4] = s_q + S;                                          // and S for row i + 1's (PAIRS)
             if (k1 > k0) {
                 // Warp 0 reads the flags of 32 steps at once, one step a
                 // lane, and keeps in ready how many leading steps it has
@@ -1422,8 +1542,8 @@ __global__ void __launch_bounds__(NT, MIN_BLOCKS)
                         need = min(need, k1);
                         while (ready < need) {
                             const int kk = ready + tid;
-                            const bool set =
-                                kk >= k1 || (ld_acquire(flag(i, kk, m)) != 0 && ld_acquire(flag(c, kk, m)) != 0);
+                            const bool set = kk >= k1 || (ld_acquire(flag(i, kk, m)) != 0 && ld_acquire(flag(c, kk, m)) != 0 &&
+                                                          (!two || ld_acquire(flag(i + 1, kk, m)) != 0));
                             const unsigned seen = __ballot_sync(0xffffffffu, set);
                             ready += seen == 0xffffffffu ? 32 : __ffs(~seen) - 1;
                         }
@@ -1432,14 +1552,25 @@ __global__ void __launch_bounds__(NT, MIN_BLOCKS)
                 // The copies go through the steps in order, k = k0, k0 + 1,
                 // …, one group a step (an empty one past the last step, so
                 // that wait_async<1> always means step k's).
-                TileRow<TS, NT, UPPER> rp(am, lda, (long long)i * TS, nr), rq(am, lda, (long long)c * TS, TS);
+                // wide: every row of every matrix is 16-byte aligned (a
+                // panel's first column, j0, is a multiple of 32), so that
+                // Upper copies 16 bytes at once (copy_tile). From the
+                // arguments, which stay in the constant bank: a flag kept
+                // through the task loop would take a register.
+                const bool wide = UPPER && (lda & 3) == 0 && (count == 1 || (stride & 3) == 0) &&
+                                  (reinterpret_cast<unsigned long long>(a) & 15) == 0;
+                TileRow<TS, NT, UPPER> rp(am, lda, (long long)i * TS, nr, wide), rq(am, lda, (long long)c * TS, TS, wide);
+                // Row i + 1 (PAIRS; all zero when it is not two's: nr2 = 0).
+                TileRow<TS, NT, UPPER> rp2(am, lda, (long long)(i + 1) * TS, nr2, wide);
                 rp.p += nat<UPPER>(0, (long long)k0 * TS, lda);
                 rq.p += nat<UPPER>(0, (long long)k0 * TS, lda);
-                const long long next = NT / 32 * lda;
+                if (PAIRS) rp2.p += nat<UPPER>(0, (long long)k0 * TS, lda);
+                const long long next = copy_step<UPPER, NT>(wide, lda);
                 auto copy = [&](int k) {
                     if (k < k1) {
-                        copy_tile<TS, NT, UPPER>(s_p[k % S], rp, next);
-                        copy_tile<TS, NT, UPPER>(s_q[k % S], rq, next);
+                        copy_tile<TS, NT, UPPER>(s_p[k % S], rp, next, wide);
+                        copy_tile<TS, NT, UPPER>(s_q[k % S], rq, next, wide);
+                        if (PAIRS && !diag) copy_tile<TS, NT, UPPER>(s_p2[k % S], rp2, next, wide);
                     }
                     commit_async();
                 };
@@ -1456,6 +1587,8 @@ __global__ void __launch_bounds__(NT, MIN_BLOCKS)
                     const int b = k % S;
                     if (pair)
                         cc.template mul_pair<true>(cd, s_p[b], s_q[b]); // and cd −= P·Pᵀ: row j of L is s_p here
+                    else if (PAIRS)
+                        cc.template mul_rows<true>(cd, s_p[b], s_p2[b], s_q[b]); // and cd −= P2·Qᵀ, zero unless two
                     else
                         cc.template mul<true>(s_p[b], s_q[b]);
                 }
@@ -1518,25 +1651,31 @@ __global__ void __launch_bounds__(NT, MIN_BLOCKS)
             for (int e = tid; e < TS * TS; e += NT) s_b[e % TS][e / TS] = ld_cg(xm + e);
             const int lim = f == 0 ? TS : min(TS, f - 1 - j0 - c * TS);
             defer = ROWS && diag && f == 0;
-            if (lim > 0) {
+            // L(row, c) from src, C of tile (row, c) of rows rows.
+            auto solve = [&](const TileT& src, int row, int rows) {
+                if (lim > 0) {
 #pragma unroll
-                for (int r = 0; r < cc.RI; ++r)
+                    for (int r = 0; r < src.RI; ++r)
 #pragma unroll
-                    for (int q = 0; q < cc.CQ; ++q)
-                        s_a[cc.row(r, q)][cc.col(r, q)] = cc.col(r, q) < lim ? cc.v[r][q] : zero;
-                __syncthreads();
-                TileT l;
+                        for (int q = 0; q < src.CQ; ++q)
+                            s_a[src.row(r, q)][src.col(r, q)] = src.col(r, q) < lim ? src.v[r][q] : zero;
+                    __syncthreads();
+                    TileT l;
 #pragma unroll
-                for (int r = 0; r < l.RI; ++r)
+                    for (int r = 0; r < l.RI; ++r)
 #pragma unroll
-                    for (int q = 0; q < l.CQ; ++q) l.v[r][q] = zero;
-                l.template mul<false>(s_a, s_b);
-                if (!ROWS) __syncthreads(); // every thread is done reading s_a
-                l.to(s_lc);
-                __syncthreads();
-                if (!defer) store_tile<T, TS, NT, UPPER>(am, lda, s_lc, (long long)i * TS, (long long)c * TS, nr, lim, hm, lm, ldh);
-            }
-            if (!defer) publish(flag(i, c, m));
+                        for (int q = 0; q < l.CQ; ++q) l.v[r][q] = zero;
+                    l.template mul<false>(s_a, s_b);
+                    if (!ROWS) __syncthreads(); // every thread is done reading s_a
+                    l.to(s_lc);
+                    __syncthreads();
+                    if (!defer)
+                        store_tile<T, TS, NT, UPPER>(am, lda, s_lc, (long long)row * TS, (long long)c * TS, rows, lim, hm, lm, ldh);
+                }
+                if (!defer) publish(flag(row, c, m)); // its barrier also frees s_a for a second tile
+            };
+            solve(cc, i, nr);
+            if (two) solve(cd, i + 1, nr2);
         }
         if (diag && f == 0) {
             // The last update, L(j, j−1) from shared memory, then the

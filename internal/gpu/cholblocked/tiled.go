@@ -37,7 +37,8 @@ type TiledOptions struct {
 	// in one warp's registers (the shortest chain from one diagonal tile to
 	// the next, for few matrices); those for 4 factor it with the whole
 	// block, which keeps them at 128 registers, so that twice the blocks
-	// share the tile products (for many tiles: larger batches).
+	// share the tile products (for many tiles: larger batches), and make
+	// the tiles below the diagonal two at a time.
 	// blocked.cu's chol_tiled says more (Occupancy).
 	Occupancy int
 }
@@ -202,23 +203,37 @@ func PotrfTiled[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n int, a cuda.Dev
 }
 
 // splitStages is blocked.cu's split_stages: the shared buffers of
-// chol_tiled's split loop in the kernels of TiledOptions.Occupancy (4: the
-// kernels built for four blocks a multiprocessor; 0 or 2: those built for
-// one, which the default grid launches two a multiprocessor, as it does
-// the blocked driver's panel kernels).
+// chol_tiled's split loop for each tile row it copies, in the kernels of
+// TiledOptions.Occupancy (4: the kernels built for four blocks a
+// multiprocessor; 0 or 2: those built for one, which the default grid
+// launches two a multiprocessor, as it does the blocked driver's panel
+// kernels).
 func splitStages(occupancy int) int {
 	if occupancy == 4 {
-		return 4
+		return 3
 	}
 	return 3
 }
 
+// splitRows is blocked.cu's split_rows: the tile rows a step of the split
+// loop copies, three where a task makes two tiles (the four-block kernels'
+// row pairs), two elsewhere.
+func splitRows(occupancy int) int {
+	if occupancy == 4 {
+		return 3
+	}
+	return 2
+}
+
 // splitSharedBytes is the dynamic shared memory of chol_tiled's split
-// kernels: splitStages buffers for each of the two tiles of a step, 32
-// rows of 36 floats each. With the static part it stays under the 48 KiB
-// a launch gets without opting in (TestKernelResources).
+// kernels: splitStages buffers for each of the splitRows tiles of a step,
+// 32 rows of 36 floats each. With the static part it stays under the
+// 48 KiB a launch gets without opting in where the kernel is built for one
+// block a multiprocessor; the four-block kernel takes about 50 KiB, which
+// the launch opts in to (cuda.Kernel.AllowDynamicShared), four blocks
+// fitting a multiprocessor all the same (TestKernelResources).
 func splitSharedBytes(occupancy int) uint32 {
-	return uint32(2 * splitStages(occupancy) * TileWidth * (TileWidth + 4) * 4)
+	return uint32(splitRows(occupancy) * splitStages(occupancy) * TileWidth * (TileWidth + 4) * 4)
 }
 
 // tiledSharedBytes is the dynamic shared memory of PotrfTiled's launch with opt.

@@ -129,6 +129,13 @@ func testPotrfTiled[T core.Scalar](t *testing.T, e *env, base TiledOptions) {
 			sizes = append(sizes, 608, 609, 800)
 		}
 	}
+	// Upper's split loop copies 16 bytes at once where every row is
+	// 16-byte aligned (blocked.cu's copy_tile, wide), 4 bytes elsewhere.
+	// factorCase's layout (lda = n + 1 + n mod 3) is aligned at n = 63, 65,
+	// 255, 257 and 641; its batch's stride only at 641, and it factors
+	// each matrix alone too, at its own address in the batch, aligned for
+	// every fourth matrix or second at those n but 641: there the wide
+	// copies' bits are checked against the 4-byte copies' of the batch.
 	for _, uplo := range []core.Uplo{core.Lower, core.Upper} {
 		worst, worstN := 0.0, 0
 		for _, n := range sizes {
@@ -224,7 +231,8 @@ func TestAccuracyTiled(t *testing.T) {
 
 // TestSplitStages checks that the dynamic shared memory PotrfTiled and the
 // tiled panels launch with is what chol_tiled's split loop indexes: Go's
-// splitStages against blocked.cu's split_stages, read from the source.
+// splitStages and splitRows against blocked.cu's split_stages and
+// split_rows, read from the source.
 func TestSplitStages(t *testing.T) {
 	m := regexp.MustCompile(`struct split_stages \{\s*static constexpr int value = MIN_BLOCKS == 4 \? (\d+) : (\d+);`).FindStringSubmatch(code)
 	if m == nil {
@@ -236,7 +244,16 @@ func TestSplitStages(t *testing.T) {
 			t.Errorf("splitStages(%d) = %s, blocked.cu's split_stages %s", occ, got, want)
 		}
 	}
-	if got, want := splitSharedBytes(4), uint32(2*4*32*36*4); got != want {
+	m = regexp.MustCompile(`struct split_rows \{\s*static constexpr int value = MIN_BLOCKS == 4 \? (\d+) : (\d+);`).FindStringSubmatch(code)
+	if m == nil {
+		t.Fatal("blocked.cu: split_rows not found")
+	}
+	for occ, want := range map[int]string{4: m[1], 0: m[2], 2: m[2]} {
+		if got := strconv.Itoa(splitRows(occ)); got != want {
+			t.Errorf("splitRows(%d) = %s, blocked.cu's split_rows %s", occ, got, want)
+		}
+	}
+	if got, want := splitSharedBytes(4), uint32(3*3*32*36*4); got != want {
 		t.Errorf("splitSharedBytes(4) = %d, want %d", got, want)
 	}
 	if got := tiledSharedBytes(TiledOptions{Occupancy: 4}); got != 0 {
