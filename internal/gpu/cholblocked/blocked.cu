@@ -865,7 +865,7 @@ __global__ void __launch_bounds__(kApplyThreads) chol_apply(T* __restrict__ a, l
 // fit a multiprocessor (the split kernel's 50 KB of shared memory four
 // times over); the chain from one diagonal tile to the next is longer by
 // the slower factor (15736 cycles against 7679, session 17). They take
-// 114–117 registers (CUDA 13, TestKernelResources) and no local memory.
+// 121–126 registers (CUDA 13, TestKernelResources, session 33) and no local memory.
 // H200, the cholesky-gpumode suite (float32 Upper, one process, session 20
 // call 2, before SplitTile's ldmatrix fragments, µs; split products, one
 // block → four): n = 512 at 640 matrices 2998 → 1935, n = 1024 at 60 1472

@@ -21,9 +21,9 @@ step tune; run tune 240 $B/batchlas tune potrf --device cuda:0 --resume --dtype 
   --n 8,16,32,48,56,64,96,128,256,512,1024,2048,4096,8192 --batch 1,2,4,8,16,64,256,1024,4096,16384,65536 --uplo L,U \
   --max-mib 256 --inputs gpumode --out build/t33 --time 20ms --count 3
 step suite; BATCHLAS_TUNED_DIR=$R/build/t33 run suite 200 $B/batchlas bench -suite cholesky-gpumode -arms vendor,vendor:transposed,auto
-if [ $SECONDS -lt 470 ]; then
+if [ $SECONDS -lt 440 ]; then
   cd internal/gpu/cholblocked
-  step racecheck; run racecheck $((580 - SECONDS)) $CS --tool racecheck --error-exitcode 9 $B/blocked.test -test.short -test.v \
+  step racecheck; run racecheck $((530 - SECONDS)) $CS --tool racecheck --error-exitcode 9 $B/blocked.test -test.short -test.v \
     -test.run 'TestPotrfTiled/^float32$/^3xTF32$/^occ=4$/^Upper$/^n=97$'
   cd $R
 fi
