@@ -865,7 +865,8 @@ __global__ void __launch_bounds__(kApplyThreads) chol_apply(T* __restrict__ a, l
 // fit a multiprocessor (the split kernel's 50 KB of shared memory four
 // times over); the chain from one diagonal tile to the next is longer by
 // the slower factor (15736 cycles against 7679, session 17). They take
-// 121–126 registers (CUDA 13, TestKernelResources, session 33) and no local memory.
+// 121–126 registers (CUDA 13, TestKernelResources, session 33) and no
+// local memory.
 // H200, the cholesky-gpumode suite (float32 Upper, one process, session 20
 // call 2, before SplitTile's ldmatrix fragments, µs; split products, one
 // block → four): n = 512 at 640 matrices 2998 → 1935, n = 1024 at 60 1472
@@ -1330,9 +1331,10 @@ __device__ __forceinline__ void copy_tile(float (*s)[TS + 4], TileRow<TS, NT, UP
 // 8 B stack frame under CUDA 13, so it keeps three; five and six were no
 // better anywhere. Since session 33 the four-block kernels copy three
 // tile rows a step (split_rows, Row pairs in chol_tiled's comment) and
-// keep three stages, which is what fits. Through the public Potrf (session 22, call 6: the
-// cholesky-gpumode suite's cases, float32 Upper, the previous build and
-// this one run twice each, interleaved, µs): n = 8192 at one matrix
+// keep three stages, which is what fits. Through the public Potrf
+// (session 22, call 6: the cholesky-gpumode suite's cases, float32
+// Upper, the previous build and this one run twice each, interleaved,
+// µs): n = 8192 at one matrix
 // 6644, 6574 → 6360, 6356; 4096 at one 1375, 1379 → 1349, 1349; 4096 at 2
 // 2074, 2076 → 2035, 2039; 2048 at 8 1072, 1080 → 1063, 1060; 1024 at 60
 // 1008, 1012 → 1005, 1004. Lower moved by −1.2 % to +0.5 % (TestTiming,
