@@ -932,6 +932,19 @@ __device__ __forceinline__ void wait_flags(const int* a, const int* b) {
     __syncthreads();
 }
 
+// count_in adds one to the counter at p, wrapping to 0 after `last`, and
+// returns the value it found: acq_rel at CTA scope, so the thread that finds
+// `last` sees every write the others made before they counted in (and
+// release below passes them on).
+__device__ __forceinline__ unsigned count_in(unsigned* p, unsigned last) {
+    unsigned old;
+    asm volatile("atom.acq_rel.cta.shared::cta.inc.u32 %0, [%1], %2;"
+                 : "=r"(old)
+                 : "r"((unsigned)__cvta_generic_to_shared(p)), "r"(last)
+                 : "memory");
+    return old;
+}
+
 // release sets flag f with release order: the caller's stores, and those
 // of threads it passed a barrier with, are visible before it.
 __device__ __forceinline__ void release(int* f) { asm volatile("st.release.gpu.global.b32 [%0], %1;" ::"l"(f), "r"(1) : "memory"); }
@@ -1316,15 +1329,14 @@ __device__ __forceinline__ void copy_tile(float (*s)[TS + 4], TileRow<TS, NT, UP
 }
 
 // split_stages is the number of shared buffers of chol_tiled's split loop
-// (S − 1 steps of tile copies in flight during a step's products) for
-// kernels built for MIN_BLOCKS blocks a multiprocessor; they are the
-// launch's dynamic shared memory, whose size tiled.go's splitSharedBytes
-// computes from the same numbers. Why dynamic: in session 21 (call 6,
-// stages.py, µs, one process, L2 evicted, float32 Upper), the three
-// buffers moved from static to dynamic shared memory, nothing else
-// changed, took one block a multiprocessor at n = 4096, one matrix from
-// 1381.6 to 1336.8, at n = 8192 from 8481 to 7723, and were within 2 %
-// elsewhere; and four buffers, with four blocks a multiprocessor, n = 8192
+// (S − 1 steps of tile copies in flight during a step's products), the
+// same for every MIN_BLOCKS; they are the launch's dynamic shared memory,
+// whose size tiled.go's splitSharedBytes computes from the same numbers.
+// Why dynamic: in session 21 (call 6, stages.py, µs, one process, L2
+// evicted, float32 Upper), the three buffers moved from static to dynamic
+// shared memory, nothing else changed, took one block a multiprocessor
+// at n = 4096, one matrix from 1381.6 to 1336.8, at n = 8192 from 8481 to
+// 7723, and were within 2 % elsewhere; and four buffers, with four blocks a multiprocessor, n = 8192
 // from 6554.8 to 6377.4, n = 2048 at 8 from 1077.4 to 1055.0, n = 1024 at
 // 60 from 1013.9 to 995.9, n = 4096 at 2 from 2057.4 to 2016.9. With one
 // block four buffers gained under 1 % more and gave the Upper kernel an
@@ -1339,9 +1351,7 @@ __device__ __forceinline__ void copy_tile(float (*s)[TS + 4], TileRow<TS, NT, UP
 // 2074, 2076 → 2035, 2039; 2048 at 8 1072, 1080 → 1063, 1060; 1024 at 60
 // 1008, 1012 → 1005, 1004. Lower moved by −1.2 % to +0.5 % (TestTiming,
 // call 5, the same cases, the two builds one after the other).
-template <int MIN_BLOCKS> struct split_stages {
-    static constexpr int value = MIN_BLOCKS == 4 ? 3 : 3;
-};
+enum { split_stages = 3 };
 
 // split_rows is the number of tile rows a step of the split loop copies:
 // row c's and one row i, or two (i, i + 1) in the kernels with row pairs
@@ -1387,8 +1397,10 @@ __global__ void __launch_bounds__(NT, MIN_BLOCKS)
     __shared__ T s_c[ROWS ? TS : 1][TS + 1]; // tile (j, j − 1) of a diagonal task
     __shared__ int s_ticket;
     __shared__ int s_jm[2]; // a task's j and m, for the diagonal factor's epilogue
+    __shared__ unsigned s_stored; // warps 1… done storing tile (j, j − 1) (ROWS; count_in)
 
     const int tid = threadIdx.x;
+    if (ROWS && tid == 0) s_stored = 0; // the task loop's barriers come before any count_in
     // The panel: rows and columns from j0 on, width columns of them (all
     // when width = n − j0); n, i, j and c below count from j0. PotrfTiled's
     // instantiation fixes the whole matrix (see Panels above).
@@ -1526,7 +1538,7 @@ __global__ void __launch_bounds__(NT, MIN_BLOCKS)
             // warp 0 has seen the flags of step k + S − 1. The buffers
             // are the launch's dynamic shared memory (split_stages says
             // why), pitch TS + 4: mma's fragment loads hit 32 banks.
-            constexpr int S = split_stages<MIN_BLOCKS>::value;
+            constexpr int S = split_stages;
             extern __shared__ __align__(16) float s_split[];
             float (*const s_p)[TS][TS + 4] = reinterpret_cast<float (*)[TS][TS + 4]>(s_split); // S buffers for row i's tiles,
             float (*const s_q)[TS][TS + 4] = s_p + S;                                           // S for row c's
@@ -1703,11 +1715,17 @@ __global__ void __launch_bounds__(NT, MIN_BLOCKS)
                 // for 96 threads, inside factor_rows or before it, cost
                 // 16–64 B of local memory, session 18.) Between the full
                 // barriers before and after, they read only s_c and warp 0
-                // touches only s_a, s_b and factor_rows' arrays. racecheck
-                // reports hazards in this kernel only when the named barrier
-                // below runs (session 22: none with the store not deferred,
-                // none in the kernels without it), on pairs ordered by a full
-                // barrier (session 21): its reports, not races.
+                // touches only s_a, s_b and factor_rows' arrays. The last of
+                // warps 1… to finish releases the tile's flag (count_in on
+                // s_stored, which wraps back to 0). Until session 34 they met
+                // at a named barrier (bar.sync 1, NT − 32) and thread 32
+                // released it: racecheck then reported hazards between
+                // accesses a full barrier orders (s_a's writes before the
+                // factor and factor_rows' reads, load_tile's and
+                // Tile::from's; sessions 21, 22 and 34, call 2 with source
+                // lines), and none in the kernels without it. With count_in,
+                // 0 hazards (float32 exact and 3xTF32, both triangles, n = 97;
+                // bench/results/h200/session34/, call 3).
                 if (defer && tid >= 32) {
                     const int lane = tid % 32;
 #pragma unroll 1
@@ -1718,8 +1736,8 @@ __global__ void __launch_bounds__(NT, MIN_BLOCKS)
                         if (hm != nullptr && sl < nr)
                             split_store(hm, lm, nat<true>((long long)i * TS + sl, (long long)c * TS + lane, ldh), s_c[sl][lane]);
                     }
-                    asm volatile("bar.sync 1, %0;" ::"n"(NT - 32) : "memory"); // warps 1… only: their stores are done
-                    if (tid == 32) release(flag(i, c, m));
+                    __syncwarp(); // the warp's stores before its lane 0 counts it in
+                    if (lane == 0 && count_in(&s_stored, NT / 32 - 2) == NT / 32 - 2) release(flag(i, c, m));
                 }
                 factor_rows<NT, PRE>(s_a, s_b, wj, j + 1 < nt, fail, dfail);
             } else {

@@ -203,17 +203,9 @@ func PotrfTiled[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n int, a cuda.Dev
 }
 
 // splitStages is blocked.cu's split_stages: the shared buffers of
-// chol_tiled's split loop for each tile row it copies, in the kernels of
-// TiledOptions.Occupancy (4: the kernels built for four blocks a
-// multiprocessor; 0 or 2: those built for one, which the default grid
-// launches two a multiprocessor, as it does the blocked driver's panel
-// kernels).
-func splitStages(occupancy int) int {
-	if occupancy == 4 {
-		return 3
-	}
-	return 3
-}
+// chol_tiled's split loop for each tile row it copies, the same in the
+// kernels of every TiledOptions.Occupancy.
+const splitStages = 3
 
 // splitRows is blocked.cu's split_rows: the tile rows a step of the split
 // loop copies, three where a task makes two tiles (the four-block kernels'
@@ -233,7 +225,7 @@ func splitRows(occupancy int) int {
 // the launch opts in to (cuda.Kernel.AllowDynamicShared), four blocks
 // fitting a multiprocessor all the same (TestKernelResources).
 func splitSharedBytes(occupancy int) uint32 {
-	return uint32(splitRows(occupancy) * splitStages(occupancy) * TileWidth * (TileWidth + 4) * 4)
+	return uint32(splitRows(occupancy) * splitStages * TileWidth * (TileWidth + 4) * 4)
 }
 
 // tiledSharedBytes is the dynamic shared memory of PotrfTiled's launch with opt.

@@ -16,11 +16,13 @@
 // is __syncwarp, as in potrf_reg. [H200] 65,536 float matrices, Lower:
 // n = 48 468 µs against the CTA tier's 711 (61 % of copy bandwidth against
 // 40 %), n = 64 899 against 1088 (56 % against 47 %). Upper goes through
-// the tile (potrf.cu's upper_tile) in every layout, filled by cp.async;
-// filled through registers it lost to the CTA tier from n = 48 (n = 64:
-// 1424 against 1117; bench/results/h200/session8/warp-warp-timing.log),
-// and aligned columns moved in place instead (session14/). [H200] 65,536
-// float matrices, µs, in place against the cp.async tile (Lower beside):
+// the tile (potrf.cu's upper_tile), filled by cp.async, in every layout
+// but float's with 16-byte aligned columns, which take the wide tile below
+// (wide_fill; warp.go's warpWide says where). Filled through registers the
+// tile lost to the CTA tier from n = 48 (n = 64: 1424 against 1117;
+// bench/results/h200/session8/warp-warp-timing.log), and so did aligned
+// columns moved in place (session14/). [H200] 65,536 float matrices, µs,
+// in place against the cp.async tile (Lower beside):
 // n = 40 491.9 against 473.7 (398.8), n = 48 629.0 against 655.9 (468.6),
 // n = 56 970.2 against 786.9 (642.9), n = 64 1150.5 against 1033.4
 // (900.8); 1,024 matrices of n = 64, 16 calls back to back, 24.9 against
@@ -92,12 +94,161 @@ __device__ __forceinline__ void warp_solve_tier(const T* tile, int n, int lane, 
         warp_solve_call<T, NC>(tile, n, lane, bm, ldb, nrhs);
 }
 
+// Wide Upper moves (potrf_warp's VEC: real matrices whose columns are all
+// 16-byte aligned, which the launcher checks). The tile above moves one
+// element a lane and instruction both ways; here the warp moves U's columns
+// as 16-byte chunks: column c into tile row c (lane c's row of L) by
+// cp.async, half a warp a column where a row has at most 16 chunks; the
+// chunk that holds the diagonal is read up to it and the rest of the row
+// zero-filled (copy_async_part), and padding rows get their 1, so each lane
+// reads its rows back as vectors with nothing to select. After the loop
+// the rows go back into the tile as vectors and out to U's columns as
+// 16-byte stores, the diagonal's chunk element by element. Rows are an odd
+// number of chunks apart (wide_pitch): the eight lanes of a quarter-warp
+// reading chunk q of eight consecutive rows hit eight bank groups. Only
+// the triangle is read and written.
+// Why. Through the tile of NC + 1 columns, Upper ran at 52 % of copy
+// bandwidth at n = 64 against Lower's 68 %: 198 registers against 153
+// (four blocks a multiprocessor against six), the excess being the
+// predicates of the element-by-element selection of the rows (c ≤ row,
+// c = row) that the compiler kept in registers into the first steps; the
+// wide tile selects nothing. [H200] 65,536 float matrices, Upper, the wide
+// tile against the tile, µs (% of copy bandwidth; TestPotrfWarpTiming,
+// bench/results/h200/session34/, call 3): n = 64 765.9 (66 %)
+// against 973.8 (52 %), 60 711.2 against 861.0, 56 641.3 (61 %) against
+// 800.1, 52 577.9 against 661.0, 48 529.5 against 594.0, 44 489.0 against
+// 519.9, 36 338.0 against 366.4; 1,024 matrices of n = 64 20.9 against
+// 38.2. The same with the rows selected element by element took 209
+// registers and 935.8 µs at n = 64 (call 1); the store's loop unrolled
+// 219 registers and 938.9 (call 2's lab, Pu). Registers (CUDA 13): 110–162,
+// 151 at NC = 64.
+template <typename T, int NC> struct wide_pitch {
+    static constexpr int V = 16 / (int)sizeof(T), chunks = NC / V;
+    static constexpr int value = (chunks % 2 ? chunks : chunks + 1) * V; // elements
+};
+
+// wide_tile is warp `warp`'s tile: NC rows of wide_pitch elements (warp.go's
+// warpWideBytes).
+template <typename T, int NC> __device__ __forceinline__ T* wide_tile(int warp) {
+    return reinterpret_cast<T*>(potrf_tile) + warp * (NC * wide_pitch<T, NC>::value);
+}
+
+// copy_async_part starts the copy of the first `bytes` bytes (0 to 16) of
+// the vector at src into dst, the rest of dst zeroed: cp.async with a
+// source size, which reads nothing past those bytes.
+template <typename T> __device__ __forceinline__ void copy_async_part(pack<T>* dst, const pack<T>* src, int bytes) {
+#if __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 16, %2;" ::"r"((unsigned)__cvta_generic_to_shared(dst)),
+                 "l"(src), "r"(bytes)
+                 : "memory");
+#else
+    pack<T> p;
+#pragma unroll
+    for (int e = 0; e < 16 / (int)sizeof(T); ++e)
+        p.v[e] = e * (int)sizeof(T) < bytes ? src->v[e] : T{};
+    *dst = p;
+#endif
+}
+
+// wide_fill sets tile row r (r < NC) to row r of L for the Upper matrix at
+// am (columns 16-byte aligned, leading dimension lda, order n ≤ NC): U(c,
+// r) for c ≤ r, zeros after; for r ≥ n the identity's row. The calling
+// lane's copies have landed when it returns; the warp's after a __syncwarp.
+template <typename T, int NC>
+__device__ __forceinline__ void wide_fill(T* tile, const T* am, long long lda, int n, int lane) {
+    using R = typename real_of<T>::type;
+    static_assert(sizeof(R) == sizeof(T), "the wide tile is for real matrices (no conjugates, no real parts)");
+    constexpr int V = 16 / (int)sizeof(T), Q = NC / V, P = wide_pitch<T, NC>::value;
+    constexpr int LPC = Q <= 16 ? 16 : 32, CPI = 32 / LPC; // lanes a column, columns a step
+    const int q = lane % LPC, h = lane / LPC;
+    long long at = (long long)h * lda + q * V;
+#pragma unroll
+    for (int c0 = 0; c0 < NC; c0 += CPI) {
+        const int c = c0 + h;
+        // Elements q·V … c of column c: all V, some, or none (zeros only,
+        // nothing read: the source is then the matrix's first element).
+        const int bytes = c < n ? max(0, min(V, c - q * V + 1)) * (int)sizeof(T) : 0;
+        if (q < Q)
+            copy_async_part(reinterpret_cast<pack<T>*>(tile + c * P + q * V),
+                            reinterpret_cast<const pack<T>*>(am + (bytes ? at : 0)), bytes);
+        at = opaque(at + CPI * lda);
+    }
+    wait_copies();
+    __syncwarp(); // the zeros of padding rows, before their 1
+    const int ib = lane + 32;
+    if (ib >= n && ib < NC) tile[ib * P + ib] = T(1);
+}
+
+// wide_row sets r to tile row `row` (wide_fill's), zeros for a row past NC.
+template <typename T, int NC, int K> __device__ __forceinline__ void wide_row(T (&r)[K], const T* tile, int row) {
+    constexpr int V = 16 / (int)sizeof(T);
+    const T* const src = tile + row * wide_pitch<T, NC>::value;
+#pragma unroll
+    for (int q = 0; q < K / V; ++q) {
+        pack<T> p;
+#pragma unroll
+        for (int e = 0; e < V; ++e) p.v[e] = T(0);
+        if (row < NC) p = *reinterpret_cast<const pack<T>*>(src + q * V);
+#pragma unroll
+        for (int e = 0; e < V; ++e) r[q * V + e] = p.v[e];
+    }
+}
+
+// wide_put writes row `row` of L (row < NC) into tile row `row`, as column
+// `row` of U, whole chunks: past the diagonal what the registers hold
+// there, which wide_drain does not store.
+template <typename T, int NC, int K> __device__ __forceinline__ void wide_put(const T (&r)[K], T* tile, int row) {
+    constexpr int V = 16 / (int)sizeof(T);
+    T* const dst = tile + row * wide_pitch<T, NC>::value;
+#pragma unroll
+    for (int q = 0; q < K / V; ++q) {
+        pack<T> p;
+#pragma unroll
+        for (int e = 0; e < V; ++e) p.v[e] = r[q * V + e];
+        *reinterpret_cast<pack<T>*>(dst + q * V) = p;
+    }
+}
+
+// wide_drain stores the tile's columns of U (wide_put's) to am: element
+// (r, c) for r ≤ c where r < fail − 1 (every one when fail = 0), and the
+// failing pivot; whole chunks as 16-byte stores, the rest element by
+// element.
+template <typename T, int NC>
+__device__ __forceinline__ void wide_drain(const T* tile, T* am, long long lda, int n, int lane, int fail) {
+    constexpr int V = 16 / (int)sizeof(T), Q = NC / V, P = wide_pitch<T, NC>::value;
+    constexpr int LPC = Q <= 16 ? 16 : 32, CPI = 32 / LPC;
+    const int q = lane % LPC, h = lane / LPC, r0 = q * V;
+    const int last = fail ? fail - 1 : NC;
+    long long at = (long long)h * lda + r0;
+    // Not unrolled: unrolled, the float NC = 64 kernel took 219 registers
+    // against 151 under CUDA 13 (255 and a 72-byte stack under NVRTC 12.4);
+    // nothing here is indexed by the step, so rolled costs a loop counter.
+#pragma unroll 1
+    for (int c0 = 0; c0 < NC; c0 += CPI) {
+        const int c = c0 + h;
+        if (q < Q && c < n && r0 <= c) {
+            const pack<T> p = *reinterpret_cast<const pack<T>*>(tile + c * P + r0);
+            T* const out = am + at;
+            if (r0 + V - 1 <= c && r0 + V - 1 < last) {
+                *reinterpret_cast<pack<T>*>(out) = p;
+            } else {
+#pragma unroll
+                for (int e = 0; e < V; ++e) {
+                    const int r = r0 + e;
+                    if (r <= c && (r < last || (r == c && c == fail - 1))) out[e] = p.v[e];
+                }
+            }
+        }
+        at = opaque(at + CPI * lda);
+    }
+}
+
 // warp_body is potrf_warp's whole work and posv_warp's factorization: NC,
 // columns held by the second row, a multiple of 4 in (32, 64]; UPPER, the
-// triangle that holds A; VEC (Upper, posv_warp only), its columns are
-// 16-byte aligned and moved in place. With SOLVE (posv_warp) it goes on to
-// solve A·X = B with warp_solve unless the matrix failed; without, the
-// solve is not compiled and b is not used.
+// triangle that holds A; VEC (Upper), its columns are 16-byte aligned:
+// moved through the wide tile (potrf_warp) or in place (posv_warp). With
+// SOLVE (posv_warp) it goes on to solve A·X = B with warp_solve unless the
+// matrix failed; without, the solve is not compiled and b is not used.
 template <typename T, int NC, bool SOLVE, bool UPPER, bool VEC>
 __device__ __forceinline__ void warp_body(T* __restrict__ a, long long lda, long long stride, int n, int count,
                                           int* __restrict__ info, T* __restrict__ b, long long ldb, long long bstride,
@@ -120,7 +271,14 @@ __device__ __forceinline__ void warp_body(T* __restrict__ a, long long lda, long
     static_assert(UPPER || !VEC, "VEC is for Upper");
     T ra[32], rb[NC];
     if constexpr (UPPER) {
-        if constexpr (VEC) {
+        if constexpr (VEC && !SOLVE) {
+            // 16-byte chunks through the tile (wide_fill).
+            T* const tile = wide_tile<T, NC>(warp);
+            wide_fill<T, NC>(tile, a + base, lda, n, lane);
+            __syncwarp();
+            wide_row<T, NC>(ra, tile, lane);
+            wide_row<T, NC>(rb, tile, ib);
+        } else if constexpr (VEC) {
             // Columns lane and ib of U in place (potrf.cu's upper_row_load).
             upper_row_load<T, 32>(ra, a + (base + (long long)lane * lda), lane, true);
             upper_row_load<T, NC>(rb, a + (base + (long long)ib * lda), ib, realb);
@@ -265,6 +423,12 @@ __device__ __forceinline__ void warp_body(T* __restrict__ a, long long lda, long
             if (realb && ib >= c && (c < last || (ib == c && c == fail - 1))) outb[at] = rb[c];
             at = opaque(at + lda);
         }
+    } else if constexpr (VEC && !SOLVE) {
+        T* const tile = wide_tile<T, NC>(warp);
+        wide_put<T, NC>(ra, tile, lane);
+        if (ib < NC) wide_put<T, NC>(rb, tile, ib);
+        __syncwarp();
+        wide_drain<T, NC>(tile, a + opaque(base), lda, n, lane, fail);
     } else if constexpr (VEC) {
         upper_row_store<T, 32>(ra, a + opaque(base + (long long)lane * lda), lane, true, fail);
         upper_row_store<T, NC>(rb, a + opaque(base + (long long)ib * lda), ib, realb, fail);
@@ -320,10 +484,10 @@ __device__ __forceinline__ void warp_body(T* __restrict__ a, long long lda, long
 }
 
 // potrf_warp factors one matrix per warp (warp_body), Upper through the
-// tile in every layout.
-template <typename T, int NC, bool UPPER>
+// tile, or with VEC (16-byte aligned columns, real types) the wide tile.
+template <typename T, int NC, bool UPPER, bool VEC>
 __global__ void potrf_warp(T* __restrict__ a, long long lda, long long stride, int n, int count, int* __restrict__ info) {
-    warp_body<T, NC, false, UPPER, false>(a, lda, stride, n, count, info, nullptr, 0, 0, 0);
+    warp_body<T, NC, false, UPPER, VEC>(a, lda, stride, n, count, info, nullptr, 0, 0, 0);
 }
 
 // posv_warp solves A·X = B for one matrix per warp: the factorization

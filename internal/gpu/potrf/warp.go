@@ -91,15 +91,45 @@ func warpTileBytes(dt cuda.DType, n int) int {
 	return warpPerBlock * nc * (nc + 1) * dt.Size()
 }
 
-// warpKernelNames are the name expressions of bucket nc: Lower, and Upper
-// through the tile for every layout (in place, as posv_warp moves aligned
-// columns, lost to the tile filled by cp.async everywhere measured but
-// n = 48 at 65,536 matrices: warp.cu's comment at the top).
-func warpKernelNames(dt cuda.DType, nc int) []string {
-	name := func(upper bool) string {
-		return fmt.Sprintf("potrf_warp<%s, %d, %v>", typeName[dt], nc, upper)
+// warpWideBytes is the dynamic shared memory of the Upper potrf_warp for
+// 16-byte aligned columns (warp.cu's wide_tile): NC rows per warp, each an
+// odd number of 16-byte chunks (wide_pitch).
+func warpWideBytes(dt cuda.DType, n int) int {
+	nc := warpCols(n)
+	perChunk := 16 / dt.Size()
+	chunks := nc / perChunk
+	if chunks%2 == 0 {
+		chunks++
 	}
-	return []string{name(false), name(true)}
+	return warpPerBlock * nc * chunks * 16
+}
+
+// warpWide reports whether bucket nc of dt has the Upper kernel through
+// the wide tile (warp.cu's wide_fill), which PotrfWarp takes where every
+// column is 16-byte aligned: float32 but NC = 40. It wins at every other
+// float32 bucket (warp.cu's figures). [H200] 65,536 matrices, Upper, the
+// wide tile against the tile of NC + 1 columns, µs
+// (bench/results/h200/session34/, call 2): float32 n = 40 544.2 against
+// 448.3 (178 registers, four blocks a multiprocessor, against the tile's
+// 164 and six); float64 n = 48 1134.9 against 936.1, 56 1375.4 against
+// 1321.9.
+func warpWide(dt cuda.DType, nc int) bool { return dt == cuda.Float32 && nc != 40 }
+
+// warpKernelNames are the name expressions of bucket nc: Lower; Upper
+// through the tile of NC + 1 columns, one element a lane and instruction
+// (any layout); and where warpWide, Upper through the wide tile, 16 bytes
+// at once (columns 16-byte aligned; in place, as posv_warp moves them,
+// lost to the tile everywhere measured but n = 48 at 65,536 matrices:
+// warp.cu's comment at the top).
+func warpKernelNames(dt cuda.DType, nc int) []string {
+	name := func(upper, vec bool) string {
+		return fmt.Sprintf("potrf_warp<%s, %d, %v, %v>", typeName[dt], nc, upper, vec)
+	}
+	names := []string{name(false, false), name(true, false)}
+	if warpWide(dt, nc) {
+		names = append(names, name(true, true))
+	}
+	return names
 }
 
 // MaxPosvWarp is the largest order posv_warp and potrs_warp solve for any
@@ -247,6 +277,15 @@ func checkWarpOrder(what string, dtype cuda.DType, n, limit int) error {
 // (MaxN, MaxWarpFor(T)], types other than float32 and float64) are errors
 // wrapping core.ErrUnsupported.
 func PotrfWarp[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n int, a cuda.DevicePtr, lda int, stride int64, count int, info cuda.DevicePtr) error {
+	return potrfWarp[T](s, uplo, n, a, lda, stride, count, info, true)
+}
+
+// potrfWarp is PotrfWarp; wide allows the wide tile (warpWide) for Upper
+// matrices whose columns are 16-byte aligned (the tests and timings turn it
+// off to set the two tiles side by side: the factor has the same bits
+// either way).
+func potrfWarp[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n int, a cuda.DevicePtr, lda int, stride int64, count int, info cuda.DevicePtr,
+	wide bool) error {
 	dt := cuda.DTypeOf[T]()
 	if s == nil {
 		return fmt.Errorf("%w: potrf: warp: nil stream", core.ErrArgument)
@@ -262,7 +301,11 @@ func PotrfWarp[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n int, a cuda.Devi
 		return err
 	}
 	k, shared := ks[0], 0
-	if uplo == core.Upper {
+	switch {
+	case uplo == core.Lower:
+	case wide && warpWide(dt, warpCols(n)) && upperVectors(dt, uplo, a, lda, stride, count):
+		k, shared = ks[2], warpWideBytes(dt, n)
+	default:
 		k, shared = ks[1], warpTileBytes(dt, n)
 	}
 	var args cuda.Args

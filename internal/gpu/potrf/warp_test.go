@@ -1,6 +1,7 @@
 package potrf
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math"
@@ -14,6 +15,7 @@ import (
 	"github.com/batchlas/batchlas/internal/core"
 	"github.com/batchlas/batchlas/internal/cuda"
 	"github.com/batchlas/batchlas/internal/gpu/gputest"
+	"github.com/batchlas/batchlas/internal/oracle"
 )
 
 // TestWarpArguments holds CanRunWarp and PotrfWarp's refusals to their
@@ -60,11 +62,12 @@ func TestWarpArguments(t *testing.T) {
 	if MaxWarpFor(cuda.Complex64) != 0 || MaxWarpFor(cuda.DType(9)) != 0 || MaxWarpFor(cuda.Float32) != MaxWarp {
 		t.Errorf("MaxWarpFor: complex64 %d, type 9 %d, float32 %d (MaxWarp %d)", MaxWarpFor(cuda.Complex64), MaxWarpFor(cuda.DType(9)), MaxWarpFor(cuda.Float32), MaxWarp)
 	}
-	// potrf_warp: Lower, Upper (the tile); posv_warp: Lower, Upper tile,
-	// Upper in place; potrs_warp: Lower, Upper; 8 float32 buckets (36…64);
-	// float64: potrf_warp 6 (36…56), posv_warp Lower 6 and Upper 4 (to 48),
+	// potrf_warp: Lower, Upper (the tile), Upper (the wide tile: float32
+	// but bucket 40); posv_warp: Lower, Upper tile, Upper in place;
+	// potrs_warp: Lower, Upper; 8 float32 buckets (36…64); float64:
+	// potrf_warp 6 (36…56), posv_warp Lower 6 and Upper 4 (to 48),
 	// potrs_warp 8.
-	if got, want := len(WarpKernelNames()), (2+3+2)*8+2*6+1*6+2*4+2*8; got != want {
+	if got, want := len(WarpKernelNames()), (2+3+2)*8+7+2*6+1*6+2*4+2*8; got != want {
 		t.Errorf("%d warp kernels, want %d", got, want)
 	}
 	// posv_warp and potrs_warp: the tier's types and orders, either
@@ -176,6 +179,60 @@ func testPotrfWarpFailures[T core.Scalar](t *testing.T, s *cuda.Stream) {
 	}
 }
 
+// TestPotrfWarpWide checks the Upper kernel on 16-byte aligned columns (the
+// wide tile) against the tile of NC + 1 columns, which every layout can
+// take: TestPotrfWarp's mixed batch at every order with the wide tile
+// (warpWide), in layouts whose columns are aligned (lda > n, a gap between
+// matrices; and packed where n allows), gives the same bits in the whole
+// buffer and the same info both ways. Both move the data only; the
+// arithmetic is the same.
+func TestPotrfWarpWide(t *testing.T) {
+	s := gputest.Stream(t)
+	t.Run("float32", func(t *testing.T) { testPotrfWarpWide[float32](t, s) })
+}
+
+func testPotrfWarpWide[T core.Scalar](t *testing.T, s *cuda.Stream) {
+	const count = 21
+	for _, n := range warpSizes(cuda.DTypeOf[T]()) {
+		if !warpWide(cuda.DTypeOf[T](), warpCols(n)) {
+			continue
+		}
+		in, _ := gputest.MixedBatch[T](n, count, core.Upper, uint64(7000*n))
+		lda := (n + 4) / 4 * 4
+		layouts := [][2]int{{lda, lda*n + 4}}
+		if n%4 == 0 {
+			layouts = append(layouts, [2]int{n, n * n})
+		}
+		for _, l := range layouts {
+			laid := oracle.NewStridedLayout[T](n, n, count, l[0], l[1])
+			for b := range count {
+				oracle.Store(laid, b, oracle.Load(in, b))
+				oracle.PoisonTriangle(laid, b, core.Upper, false)
+			}
+			var got [2][]T
+			var infos [2][]int32
+			for i, wide := range []bool{false, true} {
+				a, info := gputest.Upload(t, s, laid.Data), gputest.Alloc(t, s, 4*count)
+				if err := potrfWarp[T](s, core.Upper, n, a, l[0], int64(l[1]), count, info, wide); err != nil {
+					t.Fatalf("n = %d, lda = %d, wide %v: %v", n, l[0], wide, err)
+				}
+				got[i], infos[i] = gputest.Download[T](t, s, a, len(laid.Data)), gputest.Download[int32](t, s, info, count)
+			}
+			if !bytes.Equal(gputest.AsBytes(got[0]), gputest.AsBytes(got[1])) || !slices.Equal(infos[0], infos[1]) {
+				x := 0
+				for i := range got[0] {
+					if !oracle.SameBits(got[0][i], got[1][i]) {
+						x = i
+						break
+					}
+				}
+				t.Errorf("n = %d, lda = %d: the wide tile differs from the tile: element %d (matrix %d) %v against %v; info %v against %v",
+					n, l[0], x, x/l[1], got[1][x], got[0][x], infos[1], infos[0])
+			}
+		}
+	}
+}
+
 // TestWarpConformance runs the shared Potrf suite on the warp kernel at
 // the edges of its rows and buckets; the suite's empty batch of order 4 is
 // below the tier.
@@ -222,12 +279,18 @@ func TestWarpKernelResources(t *testing.T) {
 					solves = append(solves, got...)
 				}
 			}
-			// potrf_warp Lower (no tile), Upper (the tile); then posv_warp
-			// and potrs_warp, which all take the tile.
+			// potrf_warp Lower (no tile), Upper (the tile), Upper (the wide
+			// tile, where warpWide); then posv_warp and potrs_warp, which
+			// all take the tile.
 			for i, k := range append(ks, solves...) {
-				shared := 0
-				if i != 0 || len(ks) == 0 {
-					shared = warpTileBytes(dt, nc)
+				shared := warpTileBytes(dt, nc)
+				switch {
+				case len(ks) > 0 && i == 0:
+					shared = 0
+				case len(ks) > 2 && i == 2:
+					shared = warpWideBytes(dt, nc)
+				}
+				if shared > 0 {
 					if err := k.AllowDynamicShared(shared); err != nil {
 						t.Errorf("%s: %v", k.Name, err)
 						continue
@@ -242,7 +305,8 @@ func TestWarpKernelResources(t *testing.T) {
 // TestPotrfWarpTiming times the warp kernel against the CTA tier and
 // cuSOLVER's potrfBatched on the same data in one process (events around
 // one call after an L2 flush, arms interleaved, median of 9), with every
-// arm's result checked; run with -v, skipped under -short.
+// arm's result checked; for Upper on aligned columns also the tile of
+// NC + 1 columns against the wide tile. Run with -v, skipped under -short.
 func TestPotrfWarpTiming(t *testing.T) {
 	if testing.Short() || !testing.Verbose() {
 		t.Skip("timing: runs only with -test.v and without -test.short")
@@ -254,7 +318,8 @@ func TestPotrfWarpTiming(t *testing.T) {
 	}
 	defer sv.Close()
 	tm := gputest.NewTimer(t, s)
-	for _, tc := range []struct{ n, count int }{{33, 65536}, {48, 65536}, {64, 1024}, {64, 65536}} {
+	for _, tc := range []struct{ n, count int }{{33, 65536}, {36, 65536}, {40, 65536}, {44, 65536}, {48, 65536}, {52, 65536},
+		{56, 65536}, {60, 65536}, {64, 1024}, {64, 65536}} {
 		for _, uplo := range []core.Uplo{core.Lower, core.Upper} {
 			timeWarp[float32](t, s, sv, tm, uplo, tc.n, tc.count)
 		}
@@ -285,6 +350,11 @@ func timeWarp[T core.Scalar](t *testing.T, s *cuda.Stream, sv *cuda.Solver, tm *
 	}
 	warp, cta, vendor := add("warp"), add("cta"), add("cuSOLVER")
 	warp.run = func() error { return PotrfWarp[T](s, uplo, n, warp.dst, n, stride, count, warp.info) }
+	if warpWide(cuda.DTypeOf[T](), warpCols(n)) && upperVectors(cuda.DTypeOf[T](), uplo, src, n, stride, count) {
+		// The wide tile serves these columns; the tile of NC + 1 columns beside it.
+		tile := add("warp tile")
+		tile.run = func() error { return potrfWarp[T](s, uplo, n, tile.dst, n, stride, count, tile.info, false) }
+	}
 	cta.run = func() error { return PotrfCTA[T](s, uplo, n, cta.dst, n, stride, count, cta.info) }
 	ptrs, err := cuda.PointerArrayOf[T](s, vendor.dst, count, stride)
 	if err != nil {
