@@ -118,9 +118,9 @@ func warpWide(dt cuda.DType, nc int) bool { return dt == cuda.Float32 && nc != 4
 // warpKernelNames are the name expressions of bucket nc: Lower; Upper
 // through the tile of NC + 1 columns, one element a lane and instruction
 // (any layout); and where warpWide, Upper through the wide tile, 16 bytes
-// at once (columns 16-byte aligned; in place, as posv_warp moves them,
-// lost to the tile everywhere measured but n = 48 at 65,536 matrices:
-// warp.cu's comment at the top).
+// at once (16-byte aligned columns). Moving aligned columns in place, as
+// posv_warp does, lost to the tile everywhere measured but n = 48 at
+// 65,536 matrices (warp.cu's comment at the top).
 func warpKernelNames(dt cuda.DType, nc int) []string {
 	name := func(upper, vec bool) string {
 		return fmt.Sprintf("potrf_warp<%s, %d, %v, %v>", typeName[dt], nc, upper, vec)
