@@ -114,23 +114,26 @@ __device__ __forceinline__ void warp_solve_tier(const T* tile, int n, int lane, 
 // c = row) that the compiler kept in registers into the first steps; the
 // wide tile selects nothing. [H200] 65,536 float matrices, Upper, the wide
 // tile against the tile, µs (% of copy bandwidth; TestPotrfWarpTiming,
-// bench/results/h200/session34/, call 3): n = 64 765.9 (66 %)
-// against 973.8 (52 %), 60 711.2 against 861.0, 56 641.3 (61 %) against
-// 800.1, 52 577.9 against 661.0, 48 529.5 against 594.0, 44 489.0 against
-// 519.9, 36 338.0 against 366.4; 1,024 matrices of n = 64 20.9 against
-// 38.2. The same with the rows selected element by element took 209
-// registers and 935.8 µs at n = 64 (call 1); the store's loop unrolled
-// 219 registers and 938.9 (call 2's lab, Pu). Registers (CUDA 13): 110–162,
-// 151 at NC = 64.
+// bench/results/h200/session35/, call 2): n = 64 723.4 (71 %) against
+// 966.2 (53 %) (call 2's lab), 60 660.0 (68 %) against 874.9, 56 605.2
+// (64 %) against 796.2, 52 551.1 against 669.3, 48 497.8 against 597.4,
+// 44 455.3 against 524.2, 40 359.2 against 447.6, 36 320.4 against 368.3;
+// 1,024 matrices of n = 64 19.0 against 37.6. The same with the rows
+// selected element by element took 209 registers and 935.8 µs at n = 64
+// (session34/, call 1); the store's loop unrolled 219 registers and 938.9
+// (session34/, call 2's lab, Pu). Registers (CUDA 13): 112–165, 158 at
+// NC = 64.
 template <typename T, int NC> struct wide_pitch {
     static constexpr int V = 16 / (int)sizeof(T), chunks = NC / V;
     static constexpr int value = (chunks % 2 ? chunks : chunks + 1) * V; // elements
 };
 
-// wide_tile is warp `warp`'s tile: NC rows of wide_pitch elements (warp.go's
-// warpWideBytes).
+// wide_tile is warp `warp`'s tile: NC rows of wide_pitch elements, in
+// static shared memory (34 KB a block at float NC = 64), so the launcher
+// has no size of its own to keep equal to wide_pitch's.
 template <typename T, int NC> __device__ __forceinline__ T* wide_tile(int warp) {
-    return reinterpret_cast<T*>(potrf_tile) + warp * (NC * wide_pitch<T, NC>::value);
+    __shared__ __align__(16) T tiles[kWarpTier][NC * wide_pitch<T, NC>::value];
+    return tiles[warp];
 }
 
 // copy_async_part starts the copy of the first `bytes` bytes (0 to 16) of
@@ -162,7 +165,14 @@ __device__ __forceinline__ void wide_fill(T* tile, const T* am, long long lda, i
     constexpr int LPC = Q <= 16 ? 16 : 32, CPI = 32 / LPC; // lanes a column, columns a step
     const int q = lane % LPC, h = lane / LPC;
     long long at = (long long)h * lda + q * V;
-#pragma unroll
+    // Not unrolled, as wide_drain: unrolled, the float NC = 40 kernel took
+    // 176 registers against 127 and lost to the tile; rolled, the others
+    // take up to 15 more registers and are faster still. [H200] 65,536
+    // float matrices, µs, rolled against unrolled (CUDA 13;
+    // bench/results/h200/session35/, call 1's lab): n = 40 359.2 against
+    // 534.7 (the tile 446.2), 48 498.5 against 528.6, 56 604.8 against
+    // 638.8, 64 718.8 against 746.8.
+#pragma unroll 1
     for (int c0 = 0; c0 < NC; c0 += CPI) {
         const int c = c0 + h;
         // Elements q·V … c of column c: all V, some, or none (zeros only,

@@ -91,29 +91,14 @@ func warpTileBytes(dt cuda.DType, n int) int {
 	return warpPerBlock * nc * (nc + 1) * dt.Size()
 }
 
-// warpWideBytes is the dynamic shared memory of the Upper potrf_warp for
-// 16-byte aligned columns (warp.cu's wide_tile): NC rows per warp, each an
-// odd number of 16-byte chunks (wide_pitch).
-func warpWideBytes(dt cuda.DType, n int) int {
-	nc := warpCols(n)
-	perChunk := 16 / dt.Size()
-	chunks := nc / perChunk
-	if chunks%2 == 0 {
-		chunks++
-	}
-	return warpPerBlock * nc * chunks * 16
-}
-
-// warpWide reports whether bucket nc of dt has the Upper kernel through
-// the wide tile (warp.cu's wide_fill), which PotrfWarp takes where every
-// column is 16-byte aligned: float32 but NC = 40. It wins at every other
-// float32 bucket (warp.cu's figures). [H200] 65,536 matrices, Upper, the
-// wide tile against the tile of NC + 1 columns, µs
-// (bench/results/h200/session34/, call 2): float32 n = 40 544.2 against
-// 448.3 (178 registers, four blocks a multiprocessor, against the tile's
-// 164 and six); float64 n = 48 1134.9 against 936.1, 56 1375.4 against
-// 1321.9.
-func warpWide(dt cuda.DType, nc int) bool { return dt == cuda.Float32 && nc != 40 }
+// warpWide reports whether dt has the Upper kernel through the wide tile
+// (warp.cu's wide_fill, in the kernel's static shared memory), which
+// PotrfWarp takes where every column is 16-byte aligned: float32, at every
+// bucket faster than the tile of NC + 1 columns (warp.cu's figures).
+// float64 stays on the tile: [H200] 65,536 matrices, Upper, the wide tile
+// against the tile, µs (bench/results/h200/session34/, call 2): n = 48
+// 1134.9 against 936.1, 56 1375.4 against 1321.9.
+func warpWide(dt cuda.DType) bool { return dt == cuda.Float32 }
 
 // warpKernelNames are the name expressions of bucket nc: Lower; Upper
 // through the tile of NC + 1 columns, one element a lane and instruction
@@ -126,7 +111,7 @@ func warpKernelNames(dt cuda.DType, nc int) []string {
 		return fmt.Sprintf("potrf_warp<%s, %d, %v, %v>", typeName[dt], nc, upper, vec)
 	}
 	names := []string{name(false, false), name(true, false)}
-	if warpWide(dt, nc) {
+	if warpWide(dt) {
 		names = append(names, name(true, true))
 	}
 	return names
@@ -303,8 +288,8 @@ func potrfWarp[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n int, a cuda.Devi
 	k, shared := ks[0], 0
 	switch {
 	case uplo == core.Lower:
-	case wide && warpWide(dt, warpCols(n)) && upperVectors(dt, uplo, a, lda, stride, count):
-		k, shared = ks[2], warpWideBytes(dt, n)
+	case wide && warpWide(dt) && upperVectors(dt, uplo, a, lda, stride, count):
+		k = ks[2] // the wide tile is static shared memory
 	default:
 		k, shared = ks[1], warpTileBytes(dt, n)
 	}

@@ -62,12 +62,12 @@ func TestWarpArguments(t *testing.T) {
 	if MaxWarpFor(cuda.Complex64) != 0 || MaxWarpFor(cuda.DType(9)) != 0 || MaxWarpFor(cuda.Float32) != MaxWarp {
 		t.Errorf("MaxWarpFor: complex64 %d, type 9 %d, float32 %d (MaxWarp %d)", MaxWarpFor(cuda.Complex64), MaxWarpFor(cuda.DType(9)), MaxWarpFor(cuda.Float32), MaxWarp)
 	}
-	// potrf_warp: Lower, Upper (the tile), Upper (the wide tile: float32
-	// but bucket 40); posv_warp: Lower, Upper tile, Upper in place;
+	// potrf_warp: Lower, Upper (the tile), Upper (the wide tile: float32);
+	// posv_warp: Lower, Upper tile, Upper in place;
 	// potrs_warp: Lower, Upper; 8 float32 buckets (36…64); float64:
 	// potrf_warp 6 (36…56), posv_warp Lower 6 and Upper 4 (to 48),
 	// potrs_warp 8.
-	if got, want := len(WarpKernelNames()), (2+3+2)*8+7+2*6+1*6+2*4+2*8; got != want {
+	if got, want := len(WarpKernelNames()), (2+3+2)*8+8+2*6+1*6+2*4+2*8; got != want {
 		t.Errorf("%d warp kernels, want %d", got, want)
 	}
 	// posv_warp and potrs_warp: the tier's types and orders, either
@@ -193,10 +193,10 @@ func TestPotrfWarpWide(t *testing.T) {
 
 func testPotrfWarpWide[T core.Scalar](t *testing.T, s *cuda.Stream) {
 	const count = 21
+	if !warpWide(cuda.DTypeOf[T]()) {
+		t.Fatalf("%v has no wide tile", cuda.DTypeOf[T]())
+	}
 	for _, n := range warpSizes(cuda.DTypeOf[T]()) {
-		if !warpWide(cuda.DTypeOf[T](), warpCols(n)) {
-			continue
-		}
 		in, _ := gputest.MixedBatch[T](n, count, core.Upper, uint64(7000*n))
 		lda := (n + 4) / 4 * 4
 		layouts := [][2]int{{lda, lda*n + 4}}
@@ -291,7 +291,7 @@ func TestWarpKernelResources(t *testing.T) {
 				case len(ks) > 0 && i == 0:
 					shared = 0
 				case len(ks) > 2 && i == 2:
-					shared = warpWideBytes(dt, nc)
+					shared = 0 // the wide tile is static
 				}
 				if shared > 0 {
 					if err := k.AllowDynamicShared(shared); err != nil {
@@ -353,7 +353,7 @@ func timeWarp[T core.Scalar](t *testing.T, s *cuda.Stream, sv *cuda.Solver, tm *
 	}
 	warp, cta, vendor := add("warp"), add("cta"), add("cuSOLVER")
 	warp.run = func() error { return PotrfWarp[T](s, uplo, n, warp.dst, n, stride, count, warp.info) }
-	if warpWide(cuda.DTypeOf[T](), warpCols(n)) && upperVectors(cuda.DTypeOf[T](), uplo, src, n, stride, count) {
+	if warpWide(cuda.DTypeOf[T]()) && upperVectors(cuda.DTypeOf[T](), uplo, src, n, stride, count) {
 		// The wide tile serves these columns; the tile of NC + 1 columns beside it.
 		tile := add("warp tile")
 		tile.run = func() error { return potrfWarp[T](s, uplo, n, tile.dst, n, stride, count, tile.info, false) }
