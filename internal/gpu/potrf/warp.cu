@@ -136,20 +136,19 @@ template <typename T, int NC> __device__ __forceinline__ T* wide_tile(int warp) 
     return tiles[warp];
 }
 
-// copy_async_part starts the copy of the first `bytes` bytes (0 to 16) of
-// the vector at src into dst, the rest of dst zeroed: cp.async with a
-// source size, which reads nothing past those bytes.
-template <typename T> __device__ __forceinline__ void copy_async_part(pack<T>* dst, const pack<T>* src, int bytes) {
+// copy_async_part starts the copy of the first `bytes` bytes (0 to
+// sizeof(U): 4, 8 or 16) of *src into *dst, the rest of dst zeroed:
+// cp.async with a source size, which reads nothing past those bytes.
+template <typename U> __device__ __forceinline__ void copy_async_part(U* dst, const U* src, int bytes) {
 #if __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 16, %2;" ::"r"((unsigned)__cvta_generic_to_shared(dst)),
-                 "l"(src), "r"(bytes)
+    static_assert(sizeof(U) == 4 || sizeof(U) == 8 || sizeof(U) == 16, "cp.async moves 4, 8 or 16 bytes");
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;" ::"r"((unsigned)__cvta_generic_to_shared(dst)),
+                 "l"(src), "n"((int)sizeof(U)), "r"(bytes)
                  : "memory");
 #else
-    pack<T> p;
-#pragma unroll
-    for (int e = 0; e < 16 / (int)sizeof(T); ++e)
-        p.v[e] = e * (int)sizeof(T) < bytes ? src->v[e] : T{};
-    *dst = p;
+    const char* const from = reinterpret_cast<const char*>(src);
+    char* const to = reinterpret_cast<char*>(dst);
+    for (int e = 0; e < (int)sizeof(U); ++e) to[e] = e < bytes ? from[e] : 0;
 #endif
 }
 
@@ -294,45 +293,82 @@ __device__ __forceinline__ void warp_body(T* __restrict__ a, long long lda, long
             upper_row_load<T, NC>(rb, a + (base + (long long)ib * lda), ib, realb);
         } else {
             // Column c of U, rows 0..c, into tile row c (consecutive addresses
-            // per lane), then each lane reads its two rows (potrf.cu's upper_tile):
-            // potrf_warp copies by cp.async, as potrf_reg does; posv_warp
-            // through registers, as before: with cp.async it took 255
-            // registers and 64 B of local memory at NC = 56 (CUDA 13), and at
-            // n = 64 with 16 right-hand sides ran 2833 µs against 2584
-            // (65,536 systems; bench/results/h200/session27/, call 2).
+            // per lane), then each lane reads its two rows (potrf.cu's upper_tile).
             T* const tile = warp_tile<T, NC>(warp);
-            if constexpr (SOLVE) {
-#pragma unroll
+            if constexpr (!SOLVE && sizeof(T) == 4) {
+                // float potrf_warp: by cp.async, the entries past the
+                // diagonal zero-filled (copy_async_part, nothing read) and
+                // padding rows given their 1, so each lane reads its rows
+                // back with nothing to select, as wide_fill does (the warp
+                // tier's types are real). Tile rows below 32 are read to
+                // column 31 only (ra). The loop is not unrolled, as
+                // wide_fill's: unrolled it took 167–254 registers.
+                // Why. Selected element by element, the rows took 117–220
+                // registers (198 at NC = 64), here 114–167. [H200] 65,536
+                // float matrices, packed (columns not 16-byte aligned), µs
+                // (bench/results/h200/session35/, call 4's lab): n = 33
+                // 331.0 against 378.9, 39 389.4 against 439.4, 47 529.1
+                // against 591.7, 55 639.6 against 789.8, 63 759.0 (65 % of
+                // copy) against 956.6 (51 %). double stays selecting: zero-
+                // filled, NC = 56 spilled 8 B and n = 33 ran 702.6 against
+                // 693.2 (n = 55 1058.4 against 1342.9).
+                static_assert(sizeof(R) == sizeof(T), "the warp tier's types are real");
+#pragma unroll 1
                 for (int c = 0; c < NC; ++c) {
-                    if (c < n && lane <= c) tile[c * (NC + 1) + lane] = a[base + lane + c * lda];
-                    if (c < n && ib <= c) tile[c * (NC + 1) + ib] = a[base + ib + c * lda];
-                }
-            } else {
-#pragma unroll
-                for (int c = 0; c < NC; ++c) {
-                    if (c < n && lane <= c) copy_async(tile + c * (NC + 1) + lane, a + (base + lane + c * lda));
-                    if (c >= 32 && c < n && ib <= c) copy_async(tile + c * (NC + 1) + ib, a + (base + ib + c * lda));
+                    const bool ina = c < n && lane <= c;
+                    copy_async_part(tile + c * (NC + 1) + lane, a + (base + (ina ? lane + c * lda : 0)), ina ? (int)sizeof(T) : 0);
+                    if (c >= 32 && ib < NC) {
+                        const bool inb = c < n && ib <= c;
+                        copy_async_part(tile + c * (NC + 1) + ib, a + (base + (inb ? ib + c * lda : 0)), inb ? (int)sizeof(T) : 0);
+                    }
                 }
                 wait_copies();
-            }
-            __syncwarp();
+                if (ib >= n && ib < NC) tile[ib * (NC + 1) + ib] = T(1); // over this lane's own zero
+                __syncwarp();
 #pragma unroll
-            for (int c = 0; c < 32; ++c) {
-                T v = from_real<T>(c == lane ? R(1) : R(0));
-                if (c <= lane) {
-                    const T x = tile[lane * (NC + 1) + c]; // U(c, lane)
-                    v = c == lane ? from_real<T>(re(x)) : conj_(x);
-                }
-                ra[c] = v;
-            }
+                for (int c = 0; c < 32; ++c) ra[c] = tile[lane * (NC + 1) + c];
 #pragma unroll
-            for (int c = 0; c < NC; ++c) {
-                T v = from_real<T>(c == ib ? R(1) : R(0));
-                if (realb && c <= ib) {
-                    const T x = tile[ib * (NC + 1) + c];
-                    v = c == ib ? from_real<T>(re(x)) : conj_(x);
+                for (int c = 0; c < NC; ++c) rb[c] = ib < NC ? tile[ib * (NC + 1) + c] : T(0);
+            } else {
+                // posv_warp copies through registers: with cp.async it took
+                // 255 registers and 64 B of local memory at NC = 56 (CUDA
+                // 13), and at n = 64 with 16 right-hand sides ran 2833 µs
+                // against 2584 (65,536 systems;
+                // bench/results/h200/session27/, call 2). double potrf_warp
+                // copies by cp.async, as potrf_reg does.
+                if constexpr (SOLVE) {
+#pragma unroll
+                    for (int c = 0; c < NC; ++c) {
+                        if (c < n && lane <= c) tile[c * (NC + 1) + lane] = a[base + lane + c * lda];
+                        if (c < n && ib <= c) tile[c * (NC + 1) + ib] = a[base + ib + c * lda];
+                    }
+                } else {
+#pragma unroll
+                    for (int c = 0; c < NC; ++c) {
+                        if (c < n && lane <= c) copy_async(tile + c * (NC + 1) + lane, a + (base + lane + c * lda));
+                        if (c >= 32 && c < n && ib <= c) copy_async(tile + c * (NC + 1) + ib, a + (base + ib + c * lda));
+                    }
+                    wait_copies();
                 }
-                rb[c] = v;
+                __syncwarp();
+#pragma unroll
+                for (int c = 0; c < 32; ++c) {
+                    T v = from_real<T>(c == lane ? R(1) : R(0));
+                    if (c <= lane) {
+                        const T x = tile[lane * (NC + 1) + c]; // U(c, lane)
+                        v = c == lane ? from_real<T>(re(x)) : conj_(x);
+                    }
+                    ra[c] = v;
+                }
+#pragma unroll
+                for (int c = 0; c < NC; ++c) {
+                    T v = from_real<T>(c == ib ? R(1) : R(0));
+                    if (realb && c <= ib) {
+                        const T x = tile[ib * (NC + 1) + c];
+                        v = c == ib ? from_real<T>(re(x)) : conj_(x);
+                    }
+                    rb[c] = v;
+                }
             }
         }
     } else {
