@@ -94,7 +94,10 @@ func warpTileBytes(dt cuda.DType, n int) int {
 // warpWide reports whether dt has the Upper kernel through the wide tile
 // (warp.cu's wide_fill, in the kernel's static shared memory), which
 // PotrfWarp takes where every column is 16-byte aligned: float32, at every
-// bucket faster than the tile of NC + 1 columns (warp.cu's figures).
+// bucket faster than the tile of NC + 1 columns (warp.cu's figures), also
+// since that tile stopped selecting: [H200] 65,536 matrices, µs
+// (bench/results/h200/session35/, call 4): n = 36 320.9 against 334.9, 40
+// 359.2 against 390.7, 52 548.9 against 569.5, 64 719.4 against 748.0.
 // float64 stays on the tile: [H200] 65,536 matrices, Upper, the wide tile
 // against the tile, µs (bench/results/h200/session34/, call 2): n = 48
 // 1134.9 against 936.1, 56 1375.4 against 1321.9.
