@@ -6,6 +6,7 @@ import (
 	"github.com/batchlas/batchlas"
 	"math"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -88,6 +89,22 @@ func TestGenerateIsDeterministic(t *testing.T) {
 				t.Fatalf("A(%d,%d) = %v, A(%d,%d) = %v: not Hermitian", i, j, x, j, i, y)
 			}
 		}
+	}
+}
+
+// TestGenerateColumnsInParallel checks that an order large enough to form
+// one matrix's columns on several goroutines gives the bits one goroutine
+// gives.
+func TestGenerateColumnsInParallel(t *testing.T) {
+	op := LookupOp("potrf")
+	n := parallelColumnsOrder + 1
+	prev := runtime.GOMAXPROCS(1)
+	one := generate[complex128](op, n, 0, 1, 5)
+	runtime.GOMAXPROCS(max(4, prev))
+	many := generate[complex128](op, n, 0, 1, 5)
+	runtime.GOMAXPROCS(prev)
+	if !slices.Equal(one.a, many.a) {
+		t.Fatal("n = parallelColumnsOrder + 1: the inputs depend on the number of goroutines")
 	}
 }
 

@@ -7,6 +7,10 @@ import (
 	"sync/atomic"
 )
 
+// parallelCheckOrder is the order from which a check spreads its columns
+// over goroutines: below it a column costs less than starting one.
+const parallelCheckOrder = 128
+
 // ParallelFor runs f(worker, i) for every i in [0, count) on up to
 // GOMAXPROCS goroutines, worker in [0, GOMAXPROCS), and returns when all
 // are done: the large-order checks' loops over columns.

@@ -53,6 +53,11 @@ type Candidate struct {
 	// some inputs, offered for speed: it runs only when a pin names it, and
 	// neither a table, a kind pin, the default order nor tune picks it.
 	PinnedOnly bool
+	// TriangleBound marks a candidate whose time on one triangle says
+	// nothing of its time on the other (cuSOLVER's Upper potrf path has
+	// measured up to 3× its Lower one): a row of the other triangle, taken
+	// because the table has none of the call's, never chooses it.
+	TriangleBound bool
 }
 
 // Kind is the kind named by the candidate's first word.

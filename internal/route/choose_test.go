@@ -2,6 +2,7 @@ package route
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -486,6 +487,50 @@ func TestPinnedOnly(t *testing.T) {
 			if err != nil || d.Candidate.Name != want {
 				t.Errorf("%d tables, pin %q: %s, %v; want %s", len(tables), pin, d.Candidate.Name, err, want)
 			}
+		}
+	}
+}
+
+// TestTriangleBound checks that a row of the other triangle never chooses a
+// TriangleBound candidate: an Upper call routed by a Lower row where the
+// vendor leads takes the fastest other candidate, a Lower call the vendor.
+func TestTriangleBound(t *testing.T) {
+	any := func(Call) error { return nil }
+	ops := []*Op{{Name: "potrf", Keys: []Key{{Name: "uplo"}, {Name: "n", Weight: 3}, {Name: "batch", Weight: 1}}, Candidates: []Candidate{
+		{Name: "native:tiled", CanRun: any},
+		{Name: "native:blocked", CanRun: any},
+		{Name: "vendor", CanRun: any, TriangleBound: true},
+		{Name: "vendor:loop", CanRun: any, TriangleBound: true},
+	}}}
+	head := "op potrf\ndtype %s\ndevice sm_90\ndate 2026-01-01\nsource synthetic\nkeys uplo n batch\n"
+	tables := fstest.MapFS{
+		// Lower rows only.
+		"potrf.complex128.sm_90.txt": {Data: []byte(fmt.Sprintf(head, "complex128") +
+			"L 4096 1 vendor 5658 vendor:loop 5661 native:blocked 6500 native:tiled 7868\n")},
+		// Both triangles.
+		"potrf.complex64.sm_90.txt": {Data: []byte(fmt.Sprintf(head, "complex64") +
+			"L 4096 1 vendor 5000 native:blocked 6000\nU 4096 1 vendor 5000 native:blocked 6000\n")},
+	}
+	r, err := New(Config{Ops: ops, Tables: tables, Label: "mem", Getenv: func(string) string { return "" }, Tracer: &harness{}, Warn: func(string) {}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		dtype, uplo string
+		want        string
+	}{
+		{"complex128", "L", "vendor"},         // its own triangle's row
+		{"complex128", "U", "native:blocked"}, // a Lower row: the vendor's two entries passed over
+		{"complex64", "U", "vendor"},          // an Upper row of its own
+	}
+	for _, c := range cases {
+		d, err := r.Choose(potrf(c.dtype, h200, c.uplo, 4096, 1), "")
+		if err != nil || d.Candidate.Name != c.want {
+			t.Errorf("%s %s: %s, %v; want %s", c.dtype, c.uplo, d.Candidate.Name, err, c.want)
+			continue
+		}
+		if c.want == "native:blocked" && !strings.Contains(d.String(), "vendor (timed on the other triangle only)") {
+			t.Errorf("%s %s: the decision does not say why the vendor was passed over: %s", c.dtype, c.uplo, d)
 		}
 	}
 }

@@ -60,8 +60,9 @@ func Builtin() []*Op {
 			// One TF32 product per outer update: pinned only (tf32Note).
 			{Name: "native:blocked:prec=tf32", CanRun: blockedCanRun(cholblocked.Options{Precision: cholblocked.TF32}), PinnedOnly: true},
 			{Name: "native:blocked:panels=tiled:prec=tf32", CanRun: blockedCanRun(cholblocked.Options{Precision: cholblocked.TF32, TiledPanels: true}), PinnedOnly: true},
-			{Name: "vendor", CanRun: vendorCanRun},
-			{Name: "vendor:loop", CanRun: vendorCanRun},
+			// cuSOLVER's own Upper path: its Lower rows do not rank Upper calls.
+			{Name: "vendor", CanRun: vendorCanRun, TriangleBound: true},
+			{Name: "vendor:loop", CanRun: vendorCanRun, TriangleBound: true},
 			{Name: "vendor:transposed", CanRun: vendorUpper},
 		}, cpuDrivers...)},
 		{Name: "potrs", Keys: []Key{uplo, n2, nrhs, batch}, Candidates: append(fused(), both(vendorCanRun)...)},

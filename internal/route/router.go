@@ -246,13 +246,15 @@ func (r *Router) Choose(call Call, pin string) (Decision, error) {
 
 // pickFromRow chooses from row: its first runnable entry, or an earlier
 // candidate of the op's list within TieMargin of it. Entries that failed
-// the oracle check, that the pin excludes or that cannot run are skipped;
-// d.Skipped explains those that could otherwise have been chosen.
+// the oracle check, that the pin excludes, that cannot run, or that are
+// TriangleBound in a row of the other triangle are skipped; d.Skipped
+// explains those that could otherwise have been chosen.
 func (r *Router) pickFromRow(d *Decision, row *Row, op *Op, call *Call, p Pin) bool {
 	best := -1   // index in row of the fastest runnable entry
 	chosen := -1 // index in row of the choice
 	var chosenCand Candidate
 	var skipped []string
+	otherTriangle := slices.Contains(d.Relaxed, "uplo")
 	for i, e := range row.Entries {
 		c, _ := op.Candidate(e.Name)
 		if !p.allows(c) || e.Failed {
@@ -260,6 +262,10 @@ func (r *Router) pickFromRow(d *Decision, row *Row, op *Op, call *Call, p Pin) b
 		}
 		if best >= 0 && e.Micros > row.Entries[best].Micros*(1+TieMargin) {
 			break
+		}
+		if otherTriangle && c.TriangleBound {
+			skipped = append(skipped, fmt.Sprintf("%s (timed on the other triangle only)", e.Name))
+			continue
 		}
 		if err := c.CanRun(*call); err != nil {
 			skipped = append(skipped, fmt.Sprintf("%s (cannot run: %v)", e.Name, err))

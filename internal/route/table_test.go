@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -325,16 +327,19 @@ func TestEmbeddedTables(t *testing.T) {
 	}
 }
 
-// TestEmbeddedPotrfTrianglesGPU guards the GPU potrf tables: they rank both
-// triangles on the same grid. cuSOLVER's Upper path can take twice as long
-// as its Lower one, so an Upper call routed by a Lower row (the uplo key
-// relaxed) can pick the slow vendor path.
+// TestEmbeddedPotrfTrianglesGPU guards the GPU potrf tables against an
+// Upper call routed by a Lower row (the uplo key relaxed) to cuSOLVER's
+// Upper path, which can take twice as long as its Lower one. A table ranks
+// both triangles on the same grid, or holds Lower rows only (batchlas tune
+// times Upper on GPU MODE's inputs, which are real): then no Upper call at
+// any of its rows, or at twice its largest order, takes the vendor's Upper
+// path (vendor or vendor:loop; vendor:transposed runs its Lower path).
 func TestEmbeddedPotrfTrianglesGPU(t *testing.T) {
-	r, err := New(Config{})
+	r, err := New(Config{Getenv: func(string) string { return "" }, Tracer: &harness{}, Warn: func(string) {}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	checked := 0
+	checked, lowerOnly := 0, 0
 	for _, tab := range r.Tables() {
 		if tab.Op != "potrf" || !strings.HasPrefix(tab.Device, "sm_") {
 			continue
@@ -347,11 +352,47 @@ func TestEmbeddedPotrfTrianglesGPU(t *testing.T) {
 		for _, row := range tab.Rows {
 			grid[row.Values[0]] = append(grid[row.Values[0]], strings.Join(row.Values[1:], " "))
 		}
-		if !reflect.DeepEqual(grid["L"], grid["U"]) {
-			t.Errorf("%s: %d Lower rows and %d Upper rows on different grids", tab.File, len(grid["L"]), len(grid["U"]))
+		if len(grid["U"]) > 0 || len(grid["L"]) == 0 {
+			if !reflect.DeepEqual(grid["L"], grid["U"]) {
+				t.Errorf("%s: %d Lower rows and %d Upper rows on different grids", tab.File, len(grid["L"]), len(grid["U"]))
+			}
+			continue
 		}
+		lowerOnly++
+		largest := 0
+		for _, row := range tab.Rows {
+			n, batch := atoi(t, row.Values[1]), atoi(t, row.Values[2])
+			largest = max(largest, n)
+			upperCall(t, r, tab, n, batch)
+		}
+		upperCall(t, r, tab, 2*largest, 1)
 	}
 	if checked == 0 {
 		t.Fatal("no embedded GPU potrf table")
 	}
+	t.Logf("%d GPU potrf tables, %d of them with Lower rows only", checked, lowerOnly)
+}
+
+// upperCall routes an Upper potrf call of tab's dtype and device and fails t
+// when a Lower row sends it to the vendor's Upper path.
+func upperCall(t *testing.T, r *Router, tab *Table, n, batch int) {
+	t.Helper()
+	c := Call{Op: "potrf", DType: tab.DType, Device: Device{Key: tab.Device, Vendor: true}, Uplo: "U", N: n, Batch: batch}
+	d, err := r.Choose(c, "")
+	if err != nil {
+		t.Errorf("%s: U n=%d batch=%d: %v", tab.File, n, batch, err)
+		return
+	}
+	if d.Candidate.Kind() == Vendor && d.Candidate.Name != "vendor:transposed" && slices.Contains(d.Relaxed, "uplo") {
+		t.Errorf("%s: U n=%d batch=%d takes %s from a Lower row: %s", tab.File, n, batch, d.Candidate.Name, d)
+	}
+}
+
+func atoi(t *testing.T, s string) int {
+	t.Helper()
+	v, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatalf("%q: %v", s, err)
+	}
+	return v
 }
