@@ -77,7 +77,8 @@ func CholeskyResidual(a, f *Mat, uplo core.Uplo, eps float64) float64 {
 	// the value does not depend on how many workers made it.
 	n := a.Rows
 	colSums := make([]float64, n)
-	accs := make([][]complex128, runtime.GOMAXPROCS(0))
+	workers := runtime.GOMAXPROCS(0)
+	accs := make([][]complex128, workers) // one accumulator a worker
 	column := func(worker, j int) {
 		if accs[worker] == nil {
 			accs[worker] = make([]complex128, n)
@@ -108,7 +109,7 @@ func CholeskyResidual(a, f *Mat, uplo core.Uplo, eps float64) float64 {
 			column(0, j)
 		}
 	} else {
-		ParallelFor(n, column)
+		parallelFor(n, workers, column)
 	}
 	sum := 0.0
 	for _, s := range colSums {

@@ -15,7 +15,13 @@ const parallelCheckOrder = 128
 // GOMAXPROCS goroutines, worker in [0, GOMAXPROCS), and returns when all
 // are done: the large-order checks' loops over columns.
 func ParallelFor(count int, f func(worker, i int)) {
-	workers := min(count, runtime.GOMAXPROCS(0))
+	parallelFor(count, runtime.GOMAXPROCS(0), f)
+}
+
+// parallelFor is ParallelFor on up to workers goroutines, for callers that
+// size per-worker state before the call.
+func parallelFor(count, workers int, f func(worker, i int)) {
+	workers = min(count, workers)
 	if workers <= 1 {
 		for i := range count {
 			f(0, i)

@@ -495,12 +495,12 @@ func TestPinnedOnly(t *testing.T) {
 // TriangleBound candidate: an Upper call routed by a Lower row where the
 // vendor leads takes the fastest other candidate, a Lower call the vendor.
 func TestTriangleBound(t *testing.T) {
-	any := func(Call) error { return nil }
+	always := func(Call) error { return nil }
 	ops := []*Op{{Name: "potrf", Keys: []Key{{Name: "uplo"}, {Name: "n", Weight: 3}, {Name: "batch", Weight: 1}}, Candidates: []Candidate{
-		{Name: "native:tiled", CanRun: any},
-		{Name: "native:blocked", CanRun: any},
-		{Name: "vendor", CanRun: any, TriangleBound: true},
-		{Name: "vendor:loop", CanRun: any, TriangleBound: true},
+		{Name: "native:tiled", CanRun: always},
+		{Name: "native:blocked", CanRun: always},
+		{Name: "vendor", CanRun: always, TriangleBound: true},
+		{Name: "vendor:loop", CanRun: always, TriangleBound: true},
 	}}}
 	head := "op potrf\ndtype %s\ndevice sm_90\ndate 2026-01-01\nsource synthetic\nkeys uplo n batch\n"
 	tables := fstest.MapFS{
