@@ -41,7 +41,7 @@ func tuneFlags(o *tuneOptions) *flag.FlagSet {
 	fs.DurationVar(&o.time, "time", 200*time.Millisecond, "target duration of one repetition of one candidate")
 	fs.IntVar(&o.count, "count", 3, "repetitions per candidate and point (the time is their median)")
 	fs.IntVar(&o.maxMiB, "max-mib", 0, "skip points whose largest operand batch exceeds this many MiB (0: no limit)")
-	fs.StringVar(&o.inputs, "inputs", "", "potrf only: gpumode measures on GPU MODE's dense inputs, formed and checked on the GPU above n = 1024 (bench -inputs), so large orders are affordable, and on either triangle (--uplo L,U)")
+	fs.StringVar(&o.inputs, "inputs", "", "potrf only: gpumode measures on GPU MODE's dense inputs, formed and checked on the GPU above n = 1024 (bench -inputs), so large orders are affordable")
 	return fs
 }
 
@@ -69,7 +69,7 @@ func tuneUsage(w io.Writer) {
 	fmt.Fprintf(w, "OP is a routed op that bench can time:\n  %s.\n", strings.Join(ops, ", "))
 	fmt.Fprintf(w, "Bench times one form of each: square matrices (m = k = n), Lower, Left,\n")
 	fmt.Fprintf(w, "NoTrans; so uplo, side, trans and transb keep their first value and m, k\n")
-	fmt.Fprintf(w, "follow n. The exception: potrf with --inputs gpumode also times --uplo U.\n\n")
+	fmt.Fprintf(w, "follow n. The exception: potrf also times --uplo U.\n\n")
 	fmt.Fprintf(w, "Flags:\n")
 	fs.PrintDefaults()
 	fmt.Fprintf(w, "\nExamples:\n")

@@ -174,7 +174,8 @@ func newAPIRunner[T core.Scalar](dev *batchlas.Device, op *Op, in *inputs[T], pi
 	switch op.Name {
 	case "potrf":
 		r.pa = in.a
-		r.run = func() error { return batchlas.Potrf(q, batchlas.Lower, a, info, route) }
+		uplo := in.uplo
+		r.run = func() error { return batchlas.Potrf(q, uplo, a, info, route) }
 	case "potrs":
 		r.pb = in.b
 		r.run = func() error { return batchlas.Potrs(q, batchlas.Lower, a, b, route) }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"github.com/batchlas/batchlas"
+	"github.com/batchlas/batchlas/internal/core"
+	"github.com/batchlas/batchlas/internal/oracle"
 	"math"
 	"regexp"
 	"runtime"
@@ -188,6 +190,42 @@ func TestRunFormat(t *testing.T) {
 	// Without a GPU the vendor arm must say why it skipped.
 	if noGPU != nil && !regexp.MustCompile(`(?m)^--- SKIP: BenchmarkGemm/\S+/arm=vendor\S*: .*(library not found|no such device)`).MatchString(text) {
 		t.Errorf("no SKIP line for vendor in\n%s", text)
+	}
+}
+
+// TestPotrfUpper runs potrf on the upper triangle: the gonum and cpu arms
+// pass, in every type the cpu arm has, and a Lower factor fails the Upper
+// check (the check reads the triangle the call factors).
+func TestPotrfUpper(t *testing.T) {
+	for _, dtype := range []string{"float32", "float64", "complex64", "complex128"} {
+		var out bytes.Buffer
+		cfg := Config{Op: "potrf", Dtype: dtype, N: 13, Batch: 3, Uplo: "U", Arms: []string{"cpu", "gonum"}, Count: 1, Time: time.Millisecond}
+		res, err := Run(cfg, &out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantSkip := []string{"gonum"}
+		if dtype == "float64" {
+			wantSkip = nil
+		}
+		if len(res.Failed) > 0 || !slices.Equal(res.Skipped, wantSkip) || !strings.Contains(out.String(), "A = Uᴴ·U (Upper)") {
+			t.Fatalf("%s: outcome %+v, output\n%s", dtype, res, out.String())
+		}
+	}
+
+	op := LookupOp("potrf")
+	in := generate[float64](op, 9, 0, 1, 3)
+	lower, info := oracle.Potrf(core.Lower, &oracle.Mat{Rows: 9, Cols: 9, Data: widen(in.a)})
+	if info != 0 {
+		t.Fatalf("oracle.Potrf info %d", info)
+	}
+	out := result{a: lower.Data}
+	if res := checkMatrix(op, in, 0, out, 0x1p-53); !res.ok() {
+		t.Fatalf("Lower factor, Lower check: %v", res)
+	}
+	in.uplo = core.Upper
+	if res := checkMatrix(op, in, 0, out, 0x1p-53); res.ok() {
+		t.Fatalf("Lower factor passed the Upper check: %v", res)
 	}
 }
 

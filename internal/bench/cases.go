@@ -17,6 +17,9 @@ type inputs[T core.Scalar] struct {
 	a              []T // n×n per matrix
 	b              []T // n×nrhs (solves, Trsm) or n×n (Gemm); nil otherwise
 	distinct       int // matrices generated; the batch repeats them in turn
+	// uplo is the triangle potrf factors (Config.Uplo); the other ops
+	// and their checks use Lower.
+	uplo core.Uplo
 }
 
 // distinctBudget bounds the work of generating a case, in multiply-adds of

@@ -55,7 +55,11 @@ func checkMatrix[T core.Scalar](op *Op, in *inputs[T], i int, out result, eps fl
 
 	switch op.Name {
 	case "potrf":
-		return residual{"‖A − L·Lᴴ‖_F/(n·‖A‖_F·eps)", oracle.CholeskyResidual(a, x, core.Lower, eps)}
+		what := "‖A − L·Lᴴ‖_F/(n·‖A‖_F·eps)"
+		if in.uplo == core.Upper {
+			what = "‖A − Uᴴ·U‖_F/(n·‖A‖_F·eps)"
+		}
+		return residual{what, oracle.CholeskyResidual(a, x, in.uplo, eps)}
 	case "getrf":
 		if msg := badPivots(out.pivots, n); msg != "" {
 			return residual{msg, math.Inf(1)}

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/batchlas/batchlas/internal/core"
 	"gonum.org/v1/gonum/blas"
 	blasgonum "gonum.org/v1/gonum/blas/gonum"
 	lapackgonum "gonum.org/v1/gonum/lapack/gonum"
@@ -44,6 +45,10 @@ type gonumRunner struct {
 
 	aRowMajor, bRowMajor, cRowMajor bool // transposed from column-major
 
+	// potrfUplo is what Dpotrf is asked for on the column-major memory,
+	// which gonum reads row-major: Upper for a Lower call, Lower for Upper.
+	potrfUplo blas.Uplo
+
 	body func(i int, work []float64) // the op on matrix i
 }
 
@@ -53,7 +58,10 @@ func setupGonum(op *Op, in any, workers int) (runner, string, error) {
 		return nil, "", skipf("gonum has no LAPACK for this type; the gonum arms run float64 only")
 	}
 	r := &gonumRunner{op: op, n: in64.n, nrhs: in64.nrhs, count: in64.count, workers: workers,
-		info: make([]int32, in64.count)}
+		info: make([]int32, in64.count), potrfUplo: blas.Upper}
+	if in64.uplo == core.Upper {
+		r.potrfUplo = blas.Lower
+	}
 	if err := r.setup(in64); err != nil {
 		return nil, "", err
 	}
@@ -67,7 +75,7 @@ func setupGonum(op *Op, in any, workers int) (runner, string, error) {
 func (r *gonumRunner) describe() string {
 	switch r.op.Name {
 	case "potrf":
-		return "Dpotrf(Upper) on the column-major memory"
+		return fmt.Sprintf("Dpotrf(%s) on the column-major memory", map[blas.Uplo]string{blas.Upper: "Upper", blas.Lower: "Lower"}[r.potrfUplo])
 	case "potrs":
 		return "Dpotrs(Upper), B row-major"
 	case "posv":
@@ -170,7 +178,7 @@ func (r *gonumRunner) setup(in *inputs[float64]) error {
 	ldb := nrhs // the solves' B is row-major n×nrhs (for one column, the same memory as column-major)
 	switch r.op.Name {
 	case "potrf":
-		r.body = func(i int, _ []float64) { ok(i, lapack64.Dpotrf(blas.Upper, n, mat(r.a, i, nn), n)) }
+		r.body = func(i int, _ []float64) { ok(i, lapack64.Dpotrf(r.potrfUplo, n, mat(r.a, i, nn), n)) }
 	case "potrs":
 		r.body = func(i int, _ []float64) {
 			lapack64.Dpotrs(blas.Upper, n, nrhs, mat(r.a, i, nn), n, mat(r.b, i, n*nrhs), ldb)

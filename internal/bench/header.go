@@ -42,6 +42,9 @@ func writeEnvironment(w io.Writer, command string) {
 // write writes the lines that describe the case and the arms.
 func (h header) write(w io.Writer, arms []*armState) {
 	op := fmt.Sprintf("# op: %s, %s", h.op.Name, h.op.Doc)
+	if h.op.Name == "potrf" && h.cfg.Uplo == "U" {
+		op = "# op: potrf, Cholesky factorization A = Uᴴ·U (Upper)"
+	}
 	if h.op.RHS {
 		op += fmt.Sprintf(", nrhs %d", h.nrhs)
 	}

@@ -33,9 +33,8 @@ type Config struct {
 	// instead of O(n³)), on Uplo's triangle. Tune uses it to reach large
 	// orders.
 	Inputs string
-	// Uplo is the triangle potrf factors with Inputs "gpumode": "L" (or
-	// "") or "U", GPU MODE's own form. Every other op and input family
-	// times Lower only.
+	// Uplo is the triangle potrf factors: "L" (or "") or "U" (GPU MODE's
+	// own form with Inputs "gpumode"). Every other op times Lower only.
 	Uplo string
 
 	// Suite names a list of cases to run instead of one (see Suites). Op,
@@ -91,8 +90,8 @@ func (c *Config) Validate() error {
 	switch {
 	case c.Uplo != "" && c.Uplo != "L" && c.Uplo != "U":
 		return usagef("-uplo %q: want L or U", c.Uplo)
-	case c.Uplo == "U" && c.Inputs != "gpumode":
-		return usagef("-uplo U needs -inputs gpumode (bench times Upper only for potrf on GPU MODE's inputs)")
+	case c.Uplo == "U" && c.Suite == "" && c.Op != "potrf":
+		return usagef("-uplo U is for potrf (bench times every other op on Lower), not %s", c.Op)
 	}
 	if c.Suite != "" {
 		if err := c.validateSuite(); err != nil {
@@ -273,6 +272,9 @@ func runCase[T core.Scalar](cfg Config, specs []*armSpec, w io.Writer, o caseOpt
 	prog.add(len(specs)*(cfg.Count+1) + 1)
 
 	in := generate[T](op, cfg.N, nrhs, cfg.Batch, cfg.Seed)
+	if cfg.Uplo == "U" {
+		in.uplo = core.Upper
+	}
 	prog.step()
 	name := benchName(op, cfg, nrhs)
 	hdr := header{cfg: cfg, op: op, nrhs: nrhs, distinct: in.distinct}

@@ -330,8 +330,8 @@ func TestEmbeddedTables(t *testing.T) {
 // TestEmbeddedPotrfTrianglesGPU guards the GPU potrf tables against an
 // Upper call routed by a Lower row (the uplo key relaxed) to cuSOLVER's
 // Upper path, which can take twice as long as its Lower one. A table ranks
-// both triangles on the same grid, or holds Lower rows only (batchlas tune
-// times Upper on GPU MODE's inputs, which are real): then no Upper call at
+// both triangles on the same grid, or holds Lower rows only (the complex
+// tables, measured before bench timed Upper on its usual inputs): then no Upper call at
 // any of its rows, or at twice its largest order, takes the vendor's Upper
 // path (vendor or vendor:loop; vendor:transposed runs its Lower path).
 func TestEmbeddedPotrfTrianglesGPU(t *testing.T) {

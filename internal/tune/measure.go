@@ -68,12 +68,9 @@ func BenchSupports(op string, p Point, inputs string) error {
 		return usagef("bench times %s on square matrices only (m = n), not m=%d n=%d", op, p.M, p.N)
 	case p.K != 0 && p.K != p.N:
 		return usagef("bench times %s with k = n only, not k=%d n=%d", op, p.K, p.N)
-	case p.Uplo == "U" && op == "potrf" && inputs == "gpumode":
+	case p.Uplo == "U" && op == "potrf":
 		return nil
 	case p.Uplo != "" && p.Uplo != "L":
-		if op == "potrf" {
-			return usagef("bench times potrf with uplo=U only on --inputs gpumode, not on its usual inputs")
-		}
 		return bad("uplo", p.Uplo, "L")
 	case p.Side != "" && p.Side != "L":
 		return bad("side", p.Side, "L")

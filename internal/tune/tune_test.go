@@ -423,10 +423,12 @@ func TestBenchSupports(t *testing.T) {
 	if err := BenchSupports("potrf", Point{DType: "float32", Uplo: "L", N: 8, Batch: 8}, ""); err != nil {
 		t.Error(err)
 	}
-	// GPU MODE's inputs take both triangles of potrf.
-	for _, uplo := range []string{"L", "U"} {
-		if err := BenchSupports("potrf", Point{DType: "float32", Uplo: uplo, N: 8, Batch: 8}, "gpumode"); err != nil {
-			t.Errorf("gpumode, uplo %s: %v", uplo, err)
+	// Both triangles of potrf, on either input family.
+	for _, inputs := range []string{"", "gpumode"} {
+		for _, uplo := range []string{"L", "U"} {
+			if err := BenchSupports("potrf", Point{DType: "float32", Uplo: uplo, N: 8, Batch: 8}, inputs); err != nil {
+				t.Errorf("inputs %q, uplo %s: %v", inputs, uplo, err)
+			}
 		}
 	}
 	for _, c := range []struct {
@@ -436,7 +438,7 @@ func TestBenchSupports(t *testing.T) {
 		want   string
 	}{
 		{"trmm", Point{N: 8}, "", "bench cannot time trmm"},
-		{"potrf", Point{Uplo: "U", N: 8}, "", "bench times potrf with uplo=U only on --inputs gpumode"},
+		{"posv", Point{Uplo: "U", N: 8}, "", "bench times posv with uplo=L only, not U"},
 		{"potrs", Point{Uplo: "U", N: 8}, "gpumode", "bench times potrs with uplo=L only, not U"},
 		{"getrf", Point{M: 9, N: 8}, "", "square matrices only (m = n), not m=9 n=8"},
 		{"gemm", Point{M: 8, N: 8, K: 4, Trans: "N", TransB: "N"}, "", "k = n only"},
@@ -449,10 +451,13 @@ func TestBenchSupports(t *testing.T) {
 	}
 	// Run refuses such a grid before measuring anything.
 	cfg := testConfig(t, t.TempDir(), &fake{})
+	posv := *cfg.Op
+	posv.Name = "posv"
+	cfg.Op, cfg.Ops = &posv, []*route.Op{&posv}
 	cfg.Measure = nil
 	cfg.Grid.Uplo = []string{"U"}
 	cfg.Bench = BenchOptions{Count: 1, Time: time.Millisecond}
-	if _, err := Run(context.Background(), cfg); !IsUsage(err) || !strings.Contains(err.Error(), "uplo=U only on --inputs gpumode") {
+	if _, err := Run(context.Background(), cfg); !IsUsage(err) || !strings.Contains(err.Error(), "bench times posv with uplo=L only") {
 		t.Errorf("err = %v", err)
 	}
 }
