@@ -263,7 +263,7 @@ func gmCheckHost[T gmFloat](input int, a, f []T, n, batch int, uplo string, eps 
 	workers := runtime.GOMAXPROCS(0)
 	if batch >= 2*workers {
 		bufs := make([][]float64, workers)
-		oracle.ParallelFor(batch, func(w, m int) {
+		oracle.ParallelForN(batch, workers, func(w, m int) {
 			if bufs[w] == nil {
 				bufs[w] = make([]float64, nn)
 			}

@@ -133,7 +133,7 @@ func gmGenerate[T gmFloat](cfg *Config, c Case, chk *gmChecker) (*gmInputs[T], e
 	for j := range c.Inputs {
 		if c.Batch >= 2*workers {
 			ys := make([][]float64, workers)
-			oracle.ParallelFor(c.Batch, func(w, m int) {
+			oracle.ParallelForN(c.Batch, workers, func(w, m int) {
 				if ys[w] == nil {
 					ys[w] = make([]float64, nn)
 				}

@@ -109,7 +109,7 @@ func CholeskyResidual(a, f *Mat, uplo core.Uplo, eps float64) float64 {
 			column(0, j)
 		}
 	} else {
-		parallelFor(n, workers, column)
+		ParallelForN(n, workers, column)
 	}
 	sum := 0.0
 	for _, s := range colSums {

@@ -15,12 +15,13 @@ const parallelCheckOrder = 128
 // GOMAXPROCS goroutines, worker in [0, GOMAXPROCS), and returns when all
 // are done: the large-order checks' loops over columns.
 func ParallelFor(count int, f func(worker, i int)) {
-	parallelFor(count, runtime.GOMAXPROCS(0), f)
+	ParallelForN(count, runtime.GOMAXPROCS(0), f)
 }
 
-// parallelFor is ParallelFor on up to workers goroutines, for callers that
-// size per-worker state before the call.
-func parallelFor(count, workers int, f func(worker, i int)) {
+// ParallelForN is ParallelFor on up to workers goroutines, worker in
+// [0, workers): for callers that size per-worker state before the call,
+// from the same reading of GOMAXPROCS.
+func ParallelForN(count, workers int, f func(worker, i int)) {
 	workers = min(count, workers)
 	if workers <= 1 {
 		for i := range count {
