@@ -7,6 +7,7 @@ import (
 	"github.com/batchlas/batchlas/internal/core"
 	"github.com/batchlas/batchlas/internal/oracle"
 	"math"
+	"math/rand/v2"
 	"regexp"
 	"runtime"
 	"slices"
@@ -96,18 +97,46 @@ func TestGenerateIsDeterministic(t *testing.T) {
 
 // TestGenerateColumnsInParallel checks that an order large enough to form
 // one matrix's columns on several goroutines gives the bits one goroutine
-// gives.
+// gives, and that both give those of A = M·Mᴴ/n + I summed column by column
+// (the inputs of every earlier run), on both sides of parallelColumnsOrder
+// and of a column block.
 func TestGenerateColumnsInParallel(t *testing.T) {
 	op := LookupOp("potrf")
-	n := parallelColumnsOrder + 1
-	prev := runtime.GOMAXPROCS(1)
-	one := generate[complex128](op, n, 0, 1, 5)
-	runtime.GOMAXPROCS(max(4, prev))
-	many := generate[complex128](op, n, 0, 1, 5)
-	runtime.GOMAXPROCS(prev)
-	if !slices.Equal(one.a, many.a) {
-		t.Fatal("n = parallelColumnsOrder + 1: the inputs depend on the number of goroutines")
+	for _, n := range []int{makeBlock + 5, parallelColumnsOrder + 1} {
+		prev := runtime.GOMAXPROCS(1)
+		one := generate[complex128](op, n, 0, 1, 5)
+		runtime.GOMAXPROCS(max(4, prev))
+		many := generate[complex128](op, n, 0, 1, 5)
+		runtime.GOMAXPROCS(prev)
+		if !slices.Equal(one.a, many.a) {
+			t.Fatalf("n = %d: the inputs depend on the number of goroutines", n)
+		}
+		if want := spdByColumns(n, 5); !slices.Equal(many.a, want) {
+			t.Fatalf("n = %d: the inputs differ from A = M·Mᴴ/n + I summed column by column", n)
+		}
 	}
+}
+
+// spdByColumns is the first matrix of generate's SPD input for seed, formed
+// one column at a time.
+func spdByColumns(n int, seed uint64) []complex128 {
+	rng := rand.New(rand.NewPCG(seed, 0))
+	m := make([]complex128, n*n)
+	for i := range m {
+		m[i] = uniform(rng, true)
+	}
+	a := make([]complex128, n*n)
+	for j := range n {
+		col := a[j*n : (j+1)*n]
+		for k := range n {
+			s := conj(m[k*n+j]) / complex(float64(n), 0)
+			for i := range col {
+				col[i] += m[k*n+i] * s
+			}
+		}
+		col[j] = complex(real(col[j])+1, 0)
+	}
+	return a
 }
 
 func TestDistinctCount(t *testing.T) {

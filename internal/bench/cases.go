@@ -37,6 +37,10 @@ func distinctCount(n, count int) int {
 // of one matrix on several goroutines.
 const parallelColumnsOrder = 256
 
+// makeBlock is how many columns of A makeMatrix forms together: 8 columns
+// of n = 8192 complex values and the column of M they read fit in 2 MB.
+const makeBlock = 8
+
 // generate makes the inputs of op for count n×n matrices from seed; the
 // same arguments give the same inputs on every machine.
 func generate[T core.Scalar](op *Op, n, nrhs, count int, seed uint64) *inputs[T] {
@@ -110,28 +114,36 @@ func makeMatrix(op *Op, n int, cplx bool, rng *rand.Rand) []complex128 {
 		for i := range m {
 			m[i] = uniform(rng, cplx)
 		}
-		// A = M·Mᴴ/n + I, column by column: A(:, j) = Σₖ M(:, k)·conj(M(j, k)).
-		column := func(_, j int) {
-			col := a[j*n : (j+1)*n]
+		// A = M·Mᴴ/n + I, column by column: A(:, j) = Σₖ M(:, k)·conj(M(j, k)),
+		// the sum in k order for every element. Columns go in blocks, so that
+		// each column of M is read once a block rather than once a column.
+		blocks := (n + makeBlock - 1) / makeBlock
+		block := func(_, b int) {
+			j0, j1 := b*makeBlock, min(n, (b+1)*makeBlock)
 			for k := range n {
-				s := conj(m[k*n+j]) / complex(float64(n), 0)
 				mk := m[k*n : (k+1)*n]
-				for i := range col {
-					col[i] += mk[i] * s
+				for j := j0; j < j1; j++ {
+					s := conj(mk[j]) / complex(float64(n), 0)
+					col := a[j*n : (j+1)*n]
+					for i := range col {
+						col[i] += mk[i] * s
+					}
 				}
 			}
-			col[j] = complex(real(col[j])+1, 0) // exactly real on the diagonal
+			for j := j0; j < j1; j++ {
+				a[j*n+j] = complex(real(a[j*n+j])+1, 0) // exactly real on the diagonal
+			}
 		}
 		if n < parallelColumnsOrder {
-			for j := range n {
-				column(0, j)
+			for b := range blocks {
+				block(0, b)
 			}
 			break
 		}
-		// Columns in parallel too: at n = 4096 one matrix is 7·10¹⁰
-		// multiply-adds, minutes on one core. Each column is made by one
+		// Blocks in parallel too: at n = 4096 one matrix is 7·10¹⁰
+		// multiply-adds, minutes on one core. Each element is summed by one
 		// goroutine in a fixed order, so the bits do not change.
-		oracle.ParallelFor(n, column)
+		oracle.ParallelFor(blocks, block)
 	default:
 		if op.Name == "trsm" {
 			for j := range n {
