@@ -75,7 +75,10 @@ func setupGonum(op *Op, in any, workers int) (runner, string, error) {
 func (r *gonumRunner) describe() string {
 	switch r.op.Name {
 	case "potrf":
-		return fmt.Sprintf("Dpotrf(%s) on the column-major memory", map[blas.Uplo]string{blas.Upper: "Upper", blas.Lower: "Lower"}[r.potrfUplo])
+		if r.potrfUplo == blas.Lower {
+			return "Dpotrf(Lower) on the column-major memory"
+		}
+		return "Dpotrf(Upper) on the column-major memory"
 	case "potrs":
 		return "Dpotrs(Upper), B row-major"
 	case "posv":
