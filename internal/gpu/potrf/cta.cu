@@ -309,69 +309,48 @@ template <typename T, int NP, int NB> __device__ __forceinline__ T trap_at(const
     return S[trap_off<NP, NB>(K) + (k - K * NB) * (NP - K * NB) + (i - K * NB)];
 }
 
-// publish finishes the owner's row of a substitution step, x·s, and
-// copies it where the other rows read it.
-template <typename T, int NR>
-__device__ __forceinline__ void publish(T (&x)[NR], typename real_of<T>::type s, T* pub) {
-#pragma unroll
-    for (int j = 0; j < NR; ++j) {
-        x[j] = scale(x[j], s);
-        pub[j] = x[j];
-    }
-}
+// trap_tile is L in the trapezoid S, the accessor of the warp's solves
+// (sweeps.cu).
+template <typename T, int NP, int NB> struct trap_tile {
+    const T* S;
+    __device__ __forceinline__ T operator()(int i, int k) const { return trap_at<T, NP, NB>(S, i, k); }
+};
 
 // cta_solve overwrites B with the solution of L·Lᴴ·X = B for the block's
-// matrix, L in the shared trapezoid S (for Upper it holds Uᴴ there, so the
-// same two solves give Uᴴ·U·X = B) and 1/L(k, k) in inv. B is n×nrhs
-// column-major at bm with leading dimension ldb.
+// matrix, 32 < n ≤ 64, L in the shared trapezoid S (for Upper it holds Uᴴ
+// there, so the same two solves give Uᴴ·U·X = B). B is n×nrhs column-major
+// at bm with leading dimension ldb.
 //
-// Thread t holds row t of NR right-hand sides at a time, as it held row t
-// of L. Step k of L·Y = B: the owner of row k scales it by 1/L(k, k) and
-// publishes it; after a barrier every later row takes L(t, k) times it off
-// its own. Lᴴ·X = Y runs the same steps backwards with conj(L(k, t)). The
-// steps stay rolled, one barrier each (the published row alternates
-// between two buffers, so a step's writer never overwrites what a slow
-// reader of the step before still needs): a first version with a column
-// per thread, unrolled in registers, took NVRTC 11.8 nine minutes to
-// compile and spilled for double.
+// Each warp solves its own half of the columns alone, with the warp tier's
+// steps (sweeps.cu: lane i holds rows i and i + 32, row k comes from its
+// owner through the warp's buffer, a __syncwarp a step), in chunks of NR
+// columns and then 8, 4, 2 and 1. So the steps wait on no block barrier,
+// the two warps' chains run side by side, and X has the bits potrs_warp
+// gives for the same factor. The earlier solve here, a row per thread and
+// a block barrier on every step of both sweeps, lost to the vendor's
+// substitutions: [H200] complex128, 1,024 systems of order 48 with 16
+// right-hand sides, 223.1 µs against 101.9 (bench/results/h200/session36/).
+// The trapezoid is column-major, so L(k, row) across lanes strides by a
+// column's length: bank conflicts in the backward sweep, which the
+// factorization's layout imposes.
 template <typename T, int NP, int NB, int NR>
-__device__ __forceinline__ void cta_solve(const T* S, const typename real_of<T>::type* inv, int n, T* bm, long long ldb,
-                                          int nrhs) {
+__device__ __forceinline__ void cta_solve(const T* S, int n, T* bm, long long ldb, int nrhs) {
     using R = typename real_of<T>::type;
-    __shared__ T pub[2][NR]; // the row of step k, in pub[k & 1]
-    const int t = threadIdx.x;
+    static_assert(NP == 64, "two warps, rows lane and lane + 32");
+    constexpr int WARPS = NP / 32;
+    __shared__ __align__(16) T pubs[WARPS][2 * 16]; // each warp's two buffers of 16 (group_take)
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    const trap_tile<T, NP, NB> at{S};
+    const int ib = lane + 32;
+    const R inva = R(1) / re(at(lane, lane));
+    const R invb = ib < n ? R(1) / re(at(ib, ib)) : R(0);
+    const int share = (nrhs + WARPS - 1) / WARPS;
+    const int c1 = min(nrhs, (warp + 1) * share);
+    int c0 = warp * share;
+    T* const pub = pubs[warp];
 #pragma unroll 1
-    for (int c0 = 0; c0 < nrhs; c0 += NR) {
-        const int cols = min(NR, nrhs - c0);
-        T x[NR];
-#pragma unroll
-        for (int j = 0; j < NR; ++j) x[j] = t < n && j < cols ? bm[t + (long long)(c0 + j) * ldb] : from_real<T>(R(0));
-        // L·Y = B.
-#pragma unroll 1
-        for (int k = 0; k < n; ++k) {
-            if (t == k) publish<T, NR>(x, inv[k], pub[k & 1]);
-            __syncthreads();
-            if (t > k && t < n) {
-                const T l = trap_at<T, NP, NB>(S, t, k);
-#pragma unroll
-                for (int j = 0; j < NR; ++j) x[j] = sub_mul(x[j], l, pub[k & 1][j]);
-            }
-        }
-        // Lᴴ·X = Y: X(t) −= conj(L(k, t))·X(k) for t < k.
-#pragma unroll 1
-        for (int k = n - 1; k >= 0; --k) {
-            if (t == k) publish<T, NR>(x, inv[k], pub[k & 1]);
-            __syncthreads();
-            if (t < k) {
-                const T l = trap_at<T, NP, NB>(S, k, t);
-#pragma unroll
-                for (int j = 0; j < NR; ++j) x[j] = sub_mul_conj(x[j], pub[k & 1][j], l);
-            }
-        }
-#pragma unroll
-        for (int j = 0; j < NR; ++j)
-            if (t < n && j < cols) bm[t + (long long)(c0 + j) * ldb] = x[j];
-    }
+    for (; c0 + NR <= c1; c0 += NR) warp_chunk<T, NR>(at, n, lane, inva, invb, bm, ldb, c0, pub);
+    warp_tail<T, NR>(at, n, lane, inva, invb, bm, ldb, c0, c1, pub);
 }
 
 // posv_cta solves A·X = B for one matrix per block of NP threads: the
@@ -382,17 +361,11 @@ __device__ __forceinline__ void cta_solve(const T* S, const typename real_of<T>:
 template <typename T, int NP, int NB, int NR, bool UPPER>
 __global__ void posv_cta(T* __restrict__ a, long long lda, long long stride, int n, T* __restrict__ b, long long ldb,
                          long long bstride, int nrhs, int* __restrict__ info, int vec) {
-    using R = typename real_of<T>::type;
-    __shared__ R inv[NP]; // 1/L(k, k)
     const int fail = cta_factor<T, NP, NB, UPPER>(a, lda, stride, n, vec);
-    const int t = threadIdx.x;
-    if (t == 0) info[blockIdx.x] = fail;
+    if (threadIdx.x == 0) info[blockIdx.x] = fail;
     if (fail != 0) return; // uniform over the block
-
-    const T* const S = reinterpret_cast<const T*>(cta_shared);
-    if (t < n) inv[t] = R(1) / re(trap_at<T, NP, NB>(S, t, t));
-    __syncthreads();
-    cta_solve<T, NP, NB, NR>(S, inv, n, b + (long long)blockIdx.x * bstride, ldb, nrhs);
+    // cta_factor's last barrier published the whole trapezoid.
+    cta_solve<T, NP, NB, NR>(reinterpret_cast<const T*>(cta_shared), n, b + (long long)blockIdx.x * bstride, ldb, nrhs);
 }
 
 // potrs_cta solves A·X = B given A's factor as potrf_cta and posv_cta leave
@@ -404,20 +377,30 @@ __global__ void posv_cta(T* __restrict__ a, long long lda, long long stride, int
 template <typename T, int NP, int NB, int NR, bool UPPER>
 __global__ void potrs_cta(const T* __restrict__ a, long long lda, long long stride, int n, T* __restrict__ b,
                           long long ldb, long long bstride, int nrhs) {
-    using R = typename real_of<T>::type;
-    __shared__ R inv[NP];
     T* const S = reinterpret_cast<T*>(cta_shared);
     const int t = threadIdx.x;
-    // Row t of L: L(t, k) = A(t, k) (Lower) or conj(U(k, t)) (Upper), k ≤ t.
+    // Row t of L: L(t, k) = A(t, k) (Lower) or conj(U(k, t)) (Upper), k ≤ t,
+    // eight loads in flight before their stores. One load at a time, the
+    // kernel waited on each: with the warp's solve it still ran complex64,
+    // 16,384 systems of order 48 with one right-hand side, at 1.31 times
+    // the vendor's time (session37/, call 2).
     const long long base = (long long)blockIdx.x * stride + (UPPER ? (long long)t * lda : (long long)t);
     const long long step = UPPER ? 1 : lda;
+    constexpr int G = 8;
 #pragma unroll 1
-    for (int k = 0; k < n && k <= t && t < n; ++k) {
-        const int K = k / NB;
-        const T y = a[base + k * step];
-        S[trap_off<NP, NB>(K) + (k - K * NB) * (NP - K * NB) + (t - K * NB)] = k == t ? from_real<T>(re(y)) : (UPPER ? conj_(y) : y);
-        if (k == t) inv[t] = R(1) / re(y);
+    for (int k0 = 0; t < n && k0 <= t; k0 += G) {
+        T y[G];
+#pragma unroll
+        for (int e = 0; e < G; ++e)
+            if (k0 + e <= t) y[e] = a[base + (k0 + e) * step];
+#pragma unroll
+        for (int e = 0; e < G; ++e) {
+            const int k = k0 + e, K = k / NB;
+            if (k <= t)
+                S[trap_off<NP, NB>(K) + (k - K * NB) * (NP - K * NB) + (t - K * NB)] =
+                    k == t ? from_real<T>(re(y[e])) : (UPPER ? conj_(y[e]) : y[e]);
+        }
     }
     __syncthreads();
-    cta_solve<T, NP, NB, NR>(S, inv, n, b + (long long)blockIdx.x * bstride, ldb, nrhs);
+    cta_solve<T, NP, NB, NR>(S, n, b + (long long)blockIdx.x * bstride, ldb, nrhs);
 }

@@ -17,10 +17,10 @@ import (
 //go:embed cta.cu
 var ctaCode string
 
-// CTASource is Source (the scalar prelude and potrf.cu) followed by cta.cu:
-// the CTA kernels use potrf.cu's helpers too, and compile errors point at
-// cta.cu's own lines.
-var CTASource = cuda.Source{Name: "cta.cu", Code: Source.Code + "\n#line 1 \"cta.cu\"\n" + ctaCode}
+// CTASource is Source (the scalar prelude and potrf.cu) and sweeps.cu
+// followed by cta.cu: the CTA kernels use potrf.cu's helpers, and posv_cta
+// and potrs_cta solve with the warp's steps (sweeps.cu).
+var CTASource = withSweeps("cta.cu", ctaCode)
 
 // MaxCTA is the largest order the CTA tier factors for any type (float32);
 // MaxCTAFor gives each type's limit.
@@ -241,9 +241,11 @@ func ctaLaunch(s *cuda.Stream, ks []*cuda.Kernel, dt cuda.DType, uplo core.Uplo,
 // of 64 threads.
 const MaxPosvCTA = 64
 
-// posvChunk is posv_cta's NR, the right-hand sides a thread holds at once:
-// 64 bytes of them, as posv.cu's register kernels hold.
-func posvChunk(dt cuda.DType) int { return 64 / dt.Size() }
+// posvChunk is posv_cta's and potrs_cta's NR, the widest chunk of
+// right-hand sides a warp of cta_solve holds: 16 as the warp tier's solve
+// (two rows of 16 a lane), 8 for complex128, whose 16 would take 128
+// registers for the rows alone.
+func posvChunk(dt cuda.DType) int { return min(16, 128/dt.Size()) }
 
 // PosvCTANames are the name expressions of posv_cta and potrs_cta for dt:
 // posv Lower and Upper, then potrs Lower and Upper.
@@ -290,8 +292,8 @@ func PosvCTAKernels(c *cuda.Context, dt cuda.DType) ([]*cuda.Kernel, error) {
 func PosvCTA[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int, a cuda.DevicePtr, lda int, strideA int64,
 	b cuda.DevicePtr, ldb int, strideB int64, count int, info cuda.DevicePtr) error {
 	dt := cuda.DTypeOf[T]()
-	if n > MaxPosvCTA {
-		return fmt.Errorf("%w: potrf: posv_cta solves n ≤ %d, not %d", core.ErrUnsupported, MaxPosvCTA, n)
+	if n > 0 && (n <= MaxN || n > MaxPosvCTA) {
+		return fmt.Errorf("%w: potrf: posv_cta solves %d < n ≤ %d, not %d", core.ErrUnsupported, MaxN, MaxPosvCTA, n)
 	}
 	return ctaCall(s, "potrf: posv_cta", dt, uplo, n, a, lda, strideA, count, info, MaxPosvCTA,
 		func(c *cuda.Context) ([]*cuda.Kernel, error) { return PosvCTAKernels(c, dt) },
@@ -307,10 +309,12 @@ func PotrsCTA[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int, a cuda
 	b cuda.DevicePtr, ldb int, strideB int64, count int) error {
 	dt := cuda.DTypeOf[T]()
 	switch {
+	case n < 0:
+		return fmt.Errorf("%w: potrf: potrs_cta: n = %d must not be negative", core.ErrShape, n)
+	case n > 0 && (n <= MaxN || n > MaxPosvCTA):
+		return fmt.Errorf("%w: potrf: potrs_cta solves %d < n ≤ %d, not %d", core.ErrUnsupported, MaxN, MaxPosvCTA, n)
 	case s == nil:
 		return fmt.Errorf("%w: potrf: potrs_cta: nil stream", core.ErrArgument)
-	case n > MaxPosvCTA:
-		return fmt.Errorf("%w: potrf: potrs_cta solves n ≤ %d, not %d", core.ErrUnsupported, MaxPosvCTA, n)
 	case count == 0 || n == 0 || nrhs == 0:
 		return nil
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/batchlas/batchlas/internal/cuda"
 	"github.com/batchlas/batchlas/internal/gpu/gputest"
 	"github.com/batchlas/batchlas/internal/gpu/scalar"
+	"github.com/batchlas/batchlas/internal/oracle"
 )
 
 // ---- tests that need no GPU ----
@@ -60,8 +61,14 @@ func TestCTAShape(t *testing.T) {
 	if got := len(CTAKernelNames()); got != 2*(7+6+6+4) {
 		t.Errorf("%d CTA kernel names, want 46", got)
 	}
-	if !strings.HasPrefix(CTASource.Code, Source.Code) || !strings.Contains(CTASource.Code, "potrf_cta") || !strings.HasPrefix(Source.Code, scalar.Prelude()) {
-		t.Error("CTASource is not the prelude, potrf.cu and cta.cu")
+	for _, src := range []cuda.Source{CTASource, WarpSource} {
+		rest, ok := strings.CutPrefix(src.Code, Source.Code)
+		if !ok || !strings.HasPrefix(Source.Code, scalar.Prelude()) || !strings.Contains(rest, "warp_sweeps") {
+			t.Errorf("%s is not the prelude, potrf.cu and sweeps.cu first", src.Name)
+		}
+	}
+	if !strings.Contains(CTASource.Code, "potrf_cta") || !strings.Contains(WarpSource.Code, "potrf_warp") {
+		t.Error("CTASource or WarpSource lacks its own kernels")
 	}
 }
 
@@ -101,6 +108,29 @@ func TestCTAArguments(t *testing.T) {
 	}
 	if err := PotrfCTA[float32](nil, core.Lower, 40, a, 40, 1600, 1, info); !errors.Is(err, core.ErrArgument) {
 		t.Errorf("nil stream: %v", err)
+	}
+	// posv_cta and potrs_cta solve only above the register tier: their
+	// solve (sweeps.cu) steps rows 0…31 as real ones. The order is checked
+	// before the stream, so these need no GPU.
+	const b = cuda.DevicePtr(1 << 22)
+	for _, n := range []int{1, MaxN, MaxPosvCTA + 1} {
+		if err := PosvCTA[complex128](nil, core.Lower, n, 1, a, n, int64(n*n), b, n, int64(n), 1, info); !errors.Is(err, core.ErrUnsupported) {
+			t.Errorf("PosvCTA n = %d: %v, want ErrUnsupported", n, err)
+		}
+		if err := PotrsCTA[complex64](nil, core.Upper, n, 1, a, n, int64(n*n), b, n, int64(n), 1); !errors.Is(err, core.ErrUnsupported) {
+			t.Errorf("PotrsCTA n = %d: %v, want ErrUnsupported", n, err)
+		}
+	}
+	if err := PotrsCTA[complex64](nil, core.Lower, -1, 1, a, 1, 1, b, 1, 1, 1); !errors.Is(err, core.ErrShape) {
+		t.Errorf("PotrsCTA n = -1: %v, want ErrShape", err)
+	}
+	for _, n := range []int{MaxN + 1, MaxPosvCTA} {
+		if err := PosvCTA[complex128](nil, core.Lower, n, 1, a, n, int64(n*n), b, n, int64(n), 1, info); !errors.Is(err, core.ErrArgument) {
+			t.Errorf("PosvCTA n = %d, nil stream: %v, want ErrArgument", n, err)
+		}
+		if err := PotrsCTA[complex64](nil, core.Lower, n, 1, a, n, int64(n*n), b, n, int64(n), 1); !errors.Is(err, core.ErrArgument) {
+			t.Errorf("PotrsCTA n = %d, nil stream: %v, want ErrArgument", n, err)
+		}
 	}
 	for dt := cuda.Float32; dt <= cuda.Complex128; dt++ {
 		if err := CanRunCTA(dt, MaxCTAFor(dt)); err != nil {
@@ -427,4 +457,60 @@ func timeCTA[T core.Scalar](t *testing.T, s *cuda.Stream, sv *cuda.Solver, tm *g
 	gbs := func(us float64) float64 { return 2 * float64(bytesPerCall) / us / 1e3 }
 	t.Logf("%s: native %8.1f µs (%5.0f GB/s), vendor %8.1f µs, vendor/native %5.2f×",
 		name, med[0], gbs(med[0]), med[1], med[1]/med[0])
+}
+
+// TestPotrsCTAMatchesWarp checks what cta_solve's comment claims: potrs_cta
+// and potrs_warp, both solving with sweeps.cu's steps, give X the same
+// bits for the same factor, whatever the chunks (a warp of potrs_cta takes
+// half the columns; potrs_warp takes 16 at a time, as halves of 8 up to
+// n = 48). float32 and float64, where both kernels exist, both triangles,
+// each side of the half-chunk edge and of 32, a leading dimension larger
+// than the rows, and right-hand side counts each side of the chunk sizes.
+func TestPotrsCTAMatchesWarp(t *testing.T) {
+	s := gputest.Stream(t)
+	t.Run("float32", func(t *testing.T) { testPotrsCTAMatchesWarp[float32](t, s) })
+	t.Run("float64", func(t *testing.T) { testPotrsCTAMatchesWarp[float64](t, s) })
+}
+
+func testPotrsCTAMatchesWarp[T float32 | float64](t *testing.T, s *cuda.Stream) {
+	const count = 9
+	for _, uplo := range []core.Uplo{core.Lower, core.Upper} {
+		for _, n := range []int{33, 47, 48, 49, 63, 64} {
+			in := gputest.SPDBatch[T](n, count, count, false)
+			// Laid out again with lda = n + 3 and a gap between matrices.
+			lda := n + 3
+			a := oracle.NewStridedLayout[T](n, n, count, lda, lda*n+5)
+			for b := range count {
+				oracle.Store(a, b, oracle.Load(in, b))
+			}
+			pa := gputest.Upload(t, s, a.Data)
+			info := gputest.Alloc(t, s, 4*count)
+			if err := PotrfCTA[T](s, uplo, n, pa, lda, int64(a.Stride), count, info); err != nil {
+				t.Fatalf("%v n=%d: potrf_cta: %v", uplo, n, err)
+			}
+			for _, nrhs := range []int{1, 3, 8, 9, 16, 17, 33} {
+				ldb := n + 1
+				rhs := oracle.NewStridedLayout[T](n, nrhs, count, ldb, ldb*nrhs+2)
+				rng := rand.New(rand.NewPCG(uint64(n), uint64(nrhs)))
+				for k := range rhs.Data {
+					rhs.Data[k] = T(2*rng.Float64() - 1)
+				}
+				pc, pw := gputest.Upload(t, s, rhs.Data), gputest.Upload(t, s, rhs.Data)
+				if err := PotrsCTA[T](s, uplo, n, nrhs, pa, lda, int64(a.Stride), pc, ldb, int64(rhs.Stride), count); err != nil {
+					t.Fatalf("%v n=%d nrhs=%d: potrs_cta: %v", uplo, n, nrhs, err)
+				}
+				if err := PotrsWarp[T](s, uplo, n, nrhs, pa, lda, int64(a.Stride), pw, ldb, int64(rhs.Stride), count, 0); err != nil {
+					t.Fatalf("%v n=%d nrhs=%d: potrs_warp: %v", uplo, n, nrhs, err)
+				}
+				xc, xw := gputest.Download[T](t, s, pc, len(rhs.Data)), gputest.Download[T](t, s, pw, len(rhs.Data))
+				for k := range xc {
+					if !oracle.SameBits(xc[k], xw[k]) {
+						t.Errorf("%s %v n=%d nrhs=%d: potrs_cta's X differs from potrs_warp's at index %d: %v against %v",
+							core.TypeName[T](), uplo, n, nrhs, k, xc[k], xw[k])
+						break
+					}
+				}
+			}
+		}
+	}
 }

@@ -20,6 +20,16 @@ var code string
 // Source is the embedded potrf.cu behind the scalar prelude (internal/gpu/scalar).
 var Source = scalar.Source("potrf.cu", code)
 
+//go:embed sweeps.cu
+var sweepsCode string
+
+// withSweeps is Source, then sweeps.cu (the warp's triangular solves, which
+// the warp and one-block tiers share), then code as file name; #line
+// directives keep compile errors pointing at each file's own lines.
+func withSweeps(name, code string) cuda.Source {
+	return cuda.Source{Name: name, Code: Source.Code + "\n#line 1 \"sweeps.cu\"\n" + sweepsCode + "\n#line 1 \"" + name + "\"\n" + code}
+}
+
 // MaxN is the largest order the register-resident kernel factors, for every
 // type. Complex double at n = 32 holds 32 complex values per lane (128
 // registers for the row) and still compiles without local memory: 178–180

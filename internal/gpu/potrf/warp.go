@@ -18,8 +18,9 @@ import (
 var warpCode string
 
 // WarpSource is Source (the scalar prelude and potrf.cu, whose helpers and
-// Upper tile the warp kernel shares) followed by warp.cu.
-var WarpSource = cuda.Source{Name: "warp.cu", Code: Source.Code + "\n#line 1 \"warp.cu\"\n" + warpCode}
+// Upper tile the warp kernel shares) and sweeps.cu (its solves) followed by
+// warp.cu.
+var WarpSource = withSweeps("warp.cu", warpCode)
 
 // MaxWarp is the largest order of the warp tier for any type (float32's):
 // two rows of 32 lanes. MaxWarpFor gives each type's.
