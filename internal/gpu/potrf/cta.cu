@@ -328,8 +328,13 @@ template <typename T, int NP, int NB> struct trap_tile {
 // the two warps' chains run side by side, and X has the bits potrs_warp
 // gives for the same factor. The earlier solve here, a row per thread and
 // a block barrier on every step of both sweeps, lost to the vendor's
-// substitutions: [H200] complex128, 1,024 systems of order 48 with 16
-// right-hand sides, 223.1 µs against 101.9 (bench/results/h200/session36/).
+// substitutions. [H200] complex128, 1,024 systems of order 48 with 16
+// right-hand sides, potrs_cta against the vendor: 223.3 µs against 102.0
+// before, 103.1 against 102.0 with this solve (bench/results/h200/
+// session37/, call 2, the two builds in one call), 71.6 against 101.5
+// with potrs_cta's load below too (call 3); complex128 Posv n = 64, 16
+// right-hand sides, 16,384 systems: 3514 before, 3074 now, the vendor's
+// composition 5950 (call 2).
 // The trapezoid is column-major, so L(k, row) across lanes strides by a
 // column's length: bank conflicts in the backward sweep, which the
 // factorization's layout imposes.
@@ -381,9 +386,10 @@ __global__ void potrs_cta(const T* __restrict__ a, long long lda, long long stri
     const int t = threadIdx.x;
     // Row t of L: L(t, k) = A(t, k) (Lower) or conj(U(k, t)) (Upper), k ≤ t,
     // eight loads in flight before their stores. One load at a time, the
-    // kernel waited on each: with the warp's solve it still ran complex64,
-    // 16,384 systems of order 48 with one right-hand side, at 1.31 times
-    // the vendor's time (session37/, call 2).
+    // kernel waited on each. [H200] complex64, 16,384 systems of order 48
+    // with one right-hand side: 585.6 µs with the warp's solve and one load
+    // at a time against the vendor's 445.7 (bench/results/h200/session37/,
+    // call 2), 335.1 against 445.3 with eight (call 3).
     const long long base = (long long)blockIdx.x * stride + (UPPER ? (long long)t * lda : (long long)t);
     const long long step = UPPER ? 1 : lda;
     constexpr int G = 8;

@@ -82,8 +82,9 @@ __device__ __forceinline__ void group_take(T (&y)[W], const T (&x)[W], int owner
 // 1/L(row, row) once, after the sweep. Lᴴ·X = Y runs backwards with
 // conj(L(k, row))/L(k, k) and the rows before k. So the scaling is two
 // multiplies a step, on L, off the chain from one step to the next,
-// instead of W on the owner's row in it; X is not cta_solve's to the bit,
-// and potrs_warp runs this same solve so Potrs and Posv agree. Each sweep
+// instead of W on the owner's row in it. posv_warp, potrs_warp, posv_cta
+// and potrs_cta all run this solve, so Potrs and Posv agree to the bit
+// (TestPotrsCTAMatchesWarp, posv's TestPosv). Each sweep
 // is split at row 32 so the owner's register (xa or xb) is known at
 // compile time. Only real rows are stepped (k < n): a padding row's zero
 // times an infinite Y would make NaNs where the real rows have numbers.

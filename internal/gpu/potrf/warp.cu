@@ -52,7 +52,9 @@
 // solves in the same warp (warp_solve), so a float system of order 33…64
 // is read and written once, as posv.cu's kernels do up to 32. [H200]
 // 65,536 float systems, µs for 1, 8 and 16 right-hand sides, against
-// posv_cta in one process (bench/results/h200/session25/, call 3): n = 48
+// posv_cta (its solve then a row per thread with a block barrier a step;
+// since session 37 it runs this warp's solve, cta.cu) in one process
+// (bench/results/h200/session25/, call 3): n = 48
 // 688, 825, 929 against 2244, 2250, 2255; n = 64 1108, 1383, 1492 against
 // 3070, 3075, 3080. Earlier solves: without half-warp chunks, n = 48 688,
 // 827, 1011 (session25/, call 1); a branch around each row's update, 689,
@@ -575,8 +577,9 @@ __global__ void posv_warp(T* __restrict__ a, long long lda, long long stride, in
 // (session25/ call 4, zz_upper_test.go.txt): n = 64 706, 786, 1106 against
 // the vendor's 2102, 1957, 3516 and potrs_cta's 2001, 2007, 2017; n = 48
 // 343, 386, 513 against 1652, 1280, 2111 and 1300, 1304, 1318. potrs_cta,
-// its block waiting at a barrier on every step of both substitutions, lost
-// to the vendor in both triangles (Upper n = 64 with 4: 2007 against 1957).
+// its block then waiting at a barrier on every step of both substitutions,
+// lost to the vendor in both triangles (Upper n = 64 with 4: 2007 against
+// 1957); it now solves with this warp's steps (cta.cu's cta_solve).
 template <typename T, int NC, bool UPPER>
 __global__ void potrs_warp(const T* __restrict__ a, long long lda, long long stride, int n, T* __restrict__ b,
                            long long ldb, long long bstride, int nrhs, int count, const int* __restrict__ info) {
