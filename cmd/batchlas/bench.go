@@ -27,7 +27,7 @@ func benchFlags(cfg *bench.Config, arms *string) *flag.FlagSet {
 	fs.DurationVar(&cfg.Time, "time", time.Second, "target duration of one repetition")
 	fs.Uint64Var(&cfg.Seed, "seed", 1, "seed of the generated inputs")
 	fs.StringVar(&cfg.Inputs, "inputs", "", "potrf only: gpumode times GPU MODE's dense cond-2 inputs, formed and checked on the GPU above n = 1024 as in suite cholesky-gpumode")
-	fs.StringVar(&cfg.Uplo, "uplo", "L", "triangle of potrf: L or U (every other op times L)")
+	fs.StringVar(&cfg.Uplo, "uplo", "L", "triangle of potrf, potrs and posv: L or U (every other op times L)")
 	fs.StringVar(&cfg.Suite, "suite", "", "run the named list of cases instead of one ("+bench.SuiteNames()+"); conflicts with an op, -n, -batch and -nrhs")
 	fs.StringVar(&cfg.Cases, "cases", "", "with -suite, a regular expression picking the cases whose names match (e.g. 'n=(32|64)/')")
 	return fs

@@ -440,7 +440,7 @@ func TestTuneUsageErrors(t *testing.T) {
 		{[]string{"tune", "potrf", "--n", "4:2", "--batch", "8"}, `--n "4:2": the range ends below its start`},
 		{[]string{"tune", "potrf", "--n", "8", "--batch", "8", "--dtype", "float32,half"}, `dtype "half"`},
 		{[]string{"tune", "potrf", "--n", "8", "--batch", "8", "--device", "sm_90"}, `--device "sm_90"`},
-		{[]string{"tune", "posv", "--n", "8", "--batch", "8", "--nrhs", "1", "--device", "cpu", "--uplo", "L,U"}, "bench times posv with uplo=L only, not U"},
+		{[]string{"tune", "syrk", "--n", "8", "--batch", "8", "--device", "cpu", "--uplo", "L,U"}, "bench times syrk with uplo=L only, not U"},
 		{[]string{"tune", "trmm", "--n", "8", "--batch", "8", "--device", "cpu"}, "bench cannot time trmm"},
 		{[]string{"tune", "potrf", "--n", "8", "--batch", "8", "--count", "0"}, "--count 0"},
 		{[]string{"tune", "getrf", "--n", "8", "--batch", "8", "--inputs", "gpumode"}, "only gpumode, and only for potrf"},

@@ -69,7 +69,7 @@ func tuneUsage(w io.Writer) {
 	fmt.Fprintf(w, "OP is a routed op that bench can time:\n  %s.\n", strings.Join(ops, ", "))
 	fmt.Fprintf(w, "Bench times one form of each: square matrices (m = k = n), Lower, Left,\n")
 	fmt.Fprintf(w, "NoTrans; so uplo, side, trans and transb keep their first value and m, k\n")
-	fmt.Fprintf(w, "follow n. The exception: potrf also times --uplo U.\n\n")
+	fmt.Fprintf(w, "follow n. The exception: potrf, potrs and posv also time --uplo U.\n\n")
 	fmt.Fprintf(w, "Flags:\n")
 	fs.PrintDefaults()
 	fmt.Fprintf(w, "\nExamples:\n")

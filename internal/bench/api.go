@@ -161,7 +161,7 @@ func newAPIRunner[T core.Scalar](dev *batchlas.Device, op *Op, in *inputs[T], pi
 	auto := batchlas.Route("auto")
 	switch op.Name {
 	case "potrs":
-		err = r.prepare("Potrf", func() error { return batchlas.Potrf(q, batchlas.Lower, r.a, r.info, auto) })
+		err = r.prepare("Potrf", func() error { return batchlas.Potrf(q, in.uplo, r.a, r.info, auto) })
 	case "getrs", "getri":
 		err = r.prepare("Getrf", func() error { return batchlas.Getrf(q, r.a, r.pivots, r.info, auto) })
 	}
@@ -169,19 +169,18 @@ func newAPIRunner[T core.Scalar](dev *batchlas.Device, op *Op, in *inputs[T], pi
 		return nil, err
 	}
 
-	a, b, c, piv, info := r.a, r.b, r.c, r.pivots, r.info
+	a, b, c, piv, info, uplo := r.a, r.b, r.c, r.pivots, r.info, in.uplo
 	route := batchlas.Route(pin)
 	switch op.Name {
 	case "potrf":
 		r.pa = in.a
-		uplo := in.uplo
 		r.run = func() error { return batchlas.Potrf(q, uplo, a, info, route) }
 	case "potrs":
 		r.pb = in.b
-		r.run = func() error { return batchlas.Potrs(q, batchlas.Lower, a, b, route) }
+		r.run = func() error { return batchlas.Potrs(q, uplo, a, b, route) }
 	case "posv":
 		r.pa, r.pb = in.a, in.b
-		r.run = func() error { return batchlas.Posv(q, batchlas.Lower, a, b, info, route) }
+		r.run = func() error { return batchlas.Posv(q, uplo, a, b, info, route) }
 	case "getrf":
 		r.pa = in.a
 		r.run = func() error { return batchlas.Getrf(q, a, piv, info, route) }

@@ -318,3 +318,57 @@ func TestMedianAndPretty(t *testing.T) {
 		t.Errorf("pretty = %q", s)
 	}
 }
+
+// TestSolvesUpper runs potrs and posv on both triangles, every type, with
+// the cpu and gonum arms: every result checked against the Hermitian matrix
+// of the triangle the case names, whose other triangle holds NaN.
+func TestSolvesUpper(t *testing.T) {
+	for _, op := range []string{"potrs", "posv"} {
+		for _, uplo := range []string{"L", "U"} {
+			for _, dtype := range []string{"float32", "float64", "complex64", "complex128"} {
+				var out bytes.Buffer
+				cfg := Config{Op: op, Dtype: dtype, N: 11, NRHS: 3, Batch: 3, Uplo: uplo, Arms: []string{"cpu", "gonum"}, Count: 1, Time: time.Millisecond}
+				res, err := Run(cfg, &out)
+				if err != nil {
+					t.Fatal(err)
+				}
+				wantSkip := []string{"gonum"}
+				if dtype == "float64" {
+					wantSkip = nil
+				}
+				form := map[string]string{"L": "(Lower, A = L·Lᴴ; A's strict upper", "U": "(Upper, A = Uᴴ·U; A's strict lower"}[uplo]
+				if len(res.Failed) > 0 || !slices.Equal(res.Skipped, wantSkip) || !strings.Contains(out.String(), form) {
+					t.Fatalf("%s %s %s: outcome %+v, output\n%s", op, uplo, dtype, res, out.String())
+				}
+			}
+		}
+	}
+}
+
+// An arm that solves on the other triangle than the case's must fail: it
+// reads the NaN that bench writes there (on a full Hermitian A it would
+// pass, the two triangles holding the same matrix).
+func TestSolvesOtherTriangleFail(t *testing.T) {
+	armSpecs = append(armSpecs, armSpec{name: "other-triangle", setup: func(cfg *Config, op *Op, in any) (runner, string, error) {
+		flipped := *in.(*inputs[complex128])
+		flipped.uplo = core.Lower
+		if in.(*inputs[complex128]).uplo == core.Lower {
+			flipped.uplo = core.Upper
+		}
+		return setupCPU(cfg, op, &flipped, "auto")
+	}})
+	defer func() { armSpecs = armSpecs[:len(armSpecs)-1] }()
+	for _, op := range []string{"potrs", "posv"} {
+		for _, uplo := range []string{"L", "U"} {
+			var out bytes.Buffer
+			cfg := Config{Op: op, Dtype: "complex128", N: 7, NRHS: 2, Batch: 2, Uplo: uplo, Arms: []string{"other-triangle", "cpu"}, Count: 1, Time: time.Millisecond}
+			res, err := Run(cfg, &out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(res.Failed, []string{"other-triangle"}) {
+				t.Errorf("%s %s: outcome %+v, output\n%s", op, uplo, res, out.String())
+			}
+		}
+	}
+}

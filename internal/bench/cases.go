@@ -1,8 +1,10 @@
 package bench
 
 import (
+	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/batchlas/batchlas/internal/core"
@@ -17,9 +19,43 @@ type inputs[T core.Scalar] struct {
 	a              []T // n×n per matrix
 	b              []T // n×nrhs (solves, Trsm) or n×n (Gemm); nil otherwise
 	distinct       int // matrices generated; the batch repeats them in turn
-	// uplo is the triangle potrf factors (Config.Uplo); the other ops
-	// and their checks use Lower.
+	// uplo is the triangle potrf factors and potrs and posv read
+	// (Config.Uplo); the other ops and their checks use Lower.
 	uplo core.Uplo
+}
+
+// uploOps are the ops bench times on either triangle (Config.Uplo).
+var uploOps = []string{"potrf", "potrs", "posv"}
+
+// TimesUpper reports whether bench times op on the Upper triangle too
+// (Config.Uplo "U"); it times every other op on Lower only.
+func TimesUpper(op string) bool { return slices.Contains(uploOps, op) }
+
+// poisonedOps are the ops whose A holds NaN in its strict other triangle,
+// which they must not read: a solve on the wrong triangle then gives NaNs
+// and fails its check, where on a full Hermitian A it would pass. Their
+// checks rebuild A from the uplo triangle (oracle.Hermitian).
+var poisonedOps = []string{"potrs", "posv"}
+
+// setTriangle makes uplo the triangle of the case and, for poisonedOps,
+// writes NaN over the strict other triangle of every matrix of A.
+func (in *inputs[T]) setTriangle(op *Op, uplo core.Uplo) {
+	in.uplo = uplo
+	if !slices.Contains(poisonedOps, op.Name) {
+		return
+	}
+	n := in.n
+	nan := convert[T]([]complex128{complex(math.NaN(), math.NaN())})[0]
+	for m := range in.count {
+		a := in.a[m*n*n : (m+1)*n*n]
+		for j := range n {
+			for i := range n {
+				if (uplo == core.Lower && i < j) || (uplo == core.Upper && i > j) {
+					a[i+j*n] = nan
+				}
+			}
+		}
+	}
 }
 
 // distinctBudget bounds the work of generating a case, in multiply-adds of

@@ -65,7 +65,12 @@ func checkMatrix[T core.Scalar](op *Op, in *inputs[T], i int, out result, eps fl
 			return residual{msg, math.Inf(1)}
 		}
 		return residual{"‖P·A − L·U‖_F/(n·‖A‖_F·eps)", oracle.LUResidual(a, x, out.pivots, eps)}
-	case "potrs", "posv", "getrs", "gesv":
+	case "potrs", "posv":
+		// A's other triangle is NaN (poisonedOps): the Hermitian matrix is
+		// its uplo triangle's.
+		h := oracle.Hermitian(a, in.uplo)
+		return residual{"max_j ‖b_j − A·x_j‖₁/(n·‖A‖₁·‖x_j‖₁·eps)", oracle.SolveResidual(h, core.NoTrans, x, b, eps)}
+	case "getrs", "gesv":
 		return residual{"max_j ‖b_j − A·x_j‖₁/(n·‖A‖₁·‖x_j‖₁·eps)", oracle.SolveResidual(a, core.NoTrans, x, b, eps)}
 	case "trsm":
 		l := oracle.Triangle(a, core.Lower, core.NonUnit)

@@ -38,6 +38,14 @@
 // which must not exceed Tolerance; every info entry of the batch must be 0.
 // An arm that fails is reported as FAIL and its times are not printed.
 //
+// # Triangles
+//
+// Config.Uplo "U" times potrf, potrs and posv on the Upper triangle
+// (A = Uᴴ·U); every op runs on Lower otherwise. For potrs and posv the
+// strict other triangle of A holds NaN, which the API says they must not
+// read, and the checks rebuild A from the case's triangle: a solve on the
+// wrong triangle fails, where on a full Hermitian A it would pass.
+//
 // # Suites
 //
 // Config.Suite runs a named list of cases (Suites) and ends with a table:

@@ -45,9 +45,10 @@ type gonumRunner struct {
 
 	aRowMajor, bRowMajor, cRowMajor bool // transposed from column-major
 
-	// potrfUplo is what Dpotrf is asked for on the column-major memory,
-	// which gonum reads row-major: Upper for a Lower call, Lower for Upper.
-	potrfUplo blas.Uplo
+	// uplo is what Dpotrf and Dpotrs are asked for on the column-major
+	// memory, which gonum reads row-major: Upper for a Lower case, Lower
+	// for Upper.
+	uplo blas.Uplo
 
 	body func(i int, work []float64) // the op on matrix i
 }
@@ -58,9 +59,9 @@ func setupGonum(op *Op, in any, workers int) (runner, string, error) {
 		return nil, "", skipf("gonum has no LAPACK for this type; the gonum arms run float64 only")
 	}
 	r := &gonumRunner{op: op, n: in64.n, nrhs: in64.nrhs, count: in64.count, workers: workers,
-		info: make([]int32, in64.count), potrfUplo: blas.Upper}
+		info: make([]int32, in64.count), uplo: blas.Upper}
 	if in64.uplo == core.Upper {
-		r.potrfUplo = blas.Lower
+		r.uplo = blas.Lower
 	}
 	if err := r.setup(in64); err != nil {
 		return nil, "", err
@@ -75,14 +76,11 @@ func setupGonum(op *Op, in any, workers int) (runner, string, error) {
 func (r *gonumRunner) describe() string {
 	switch r.op.Name {
 	case "potrf":
-		if r.potrfUplo == blas.Lower {
-			return "Dpotrf(Lower) on the column-major memory"
-		}
-		return "Dpotrf(Upper) on the column-major memory"
+		return "Dpotrf(" + r.uploName() + ") on the column-major memory"
 	case "potrs":
-		return "Dpotrs(Upper), B row-major"
+		return "Dpotrs(" + r.uploName() + "), B row-major"
 	case "posv":
-		return "Dpotrf(Upper) + Dpotrs(Upper), B row-major"
+		return "Dpotrf(" + r.uploName() + ") + Dpotrs(" + r.uploName() + "), B row-major"
 	case "getrf":
 		return "Dgetrf on row-major copies"
 	case "getrs":
@@ -101,6 +99,14 @@ func (r *gonumRunner) describe() string {
 		return "Dsyrk(Upper, Trans) on the column-major memory"
 	}
 	return r.op.Name
+}
+
+// uploName is r.uplo as gonum's documentation names it.
+func (r *gonumRunner) uploName() string {
+	if r.uplo == blas.Lower {
+		return "Lower"
+	}
+	return "Upper"
 }
 
 func (r *gonumRunner) setup(in *inputs[float64]) error {
@@ -140,7 +146,7 @@ func (r *gonumRunner) setup(in *inputs[float64]) error {
 	switch r.op.Name {
 	case "potrs":
 		for i := range count {
-			if !lapack64.Dpotrf(blas.Upper, n, mat(r.a, i, nn), n) {
+			if !lapack64.Dpotrf(r.uplo, n, mat(r.a, i, nn), n) {
 				return fmt.Errorf("bench: the untimed Dpotrf failed on matrix #%d", i)
 			}
 		}
@@ -181,17 +187,17 @@ func (r *gonumRunner) setup(in *inputs[float64]) error {
 	ldb := nrhs // the solves' B is row-major n×nrhs (for one column, the same memory as column-major)
 	switch r.op.Name {
 	case "potrf":
-		r.body = func(i int, _ []float64) { ok(i, lapack64.Dpotrf(r.potrfUplo, n, mat(r.a, i, nn), n)) }
+		r.body = func(i int, _ []float64) { ok(i, lapack64.Dpotrf(r.uplo, n, mat(r.a, i, nn), n)) }
 	case "potrs":
 		r.body = func(i int, _ []float64) {
-			lapack64.Dpotrs(blas.Upper, n, nrhs, mat(r.a, i, nn), n, mat(r.b, i, n*nrhs), ldb)
+			lapack64.Dpotrs(r.uplo, n, nrhs, mat(r.a, i, nn), n, mat(r.b, i, n*nrhs), ldb)
 		}
 	case "posv":
 		r.body = func(i int, _ []float64) {
 			a := mat(r.a, i, nn)
-			good := lapack64.Dpotrf(blas.Upper, n, a, n)
+			good := lapack64.Dpotrf(r.uplo, n, a, n)
 			if good {
-				lapack64.Dpotrs(blas.Upper, n, nrhs, a, n, mat(r.b, i, n*nrhs), ldb)
+				lapack64.Dpotrs(r.uplo, n, nrhs, a, n, mat(r.b, i, n*nrhs), ldb)
 			}
 			ok(i, good)
 		}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 )
 
@@ -42,8 +43,15 @@ func writeEnvironment(w io.Writer, command string) {
 // write writes the lines that describe the case and the arms.
 func (h header) write(w io.Writer, arms []*armState) {
 	op := fmt.Sprintf("# op: %s, %s", h.op.Name, h.op.Doc)
-	if h.op.Name == "potrf" && h.cfg.Uplo == "U" {
+	switch {
+	case h.op.Name == "potrf" && h.cfg.Uplo == "U":
 		op = "# op: potrf, Cholesky factorization A = Uᴴ·U (Upper)"
+	case slices.Contains(poisonedOps, h.op.Name):
+		form, other := "Lower, A = L·Lᴴ", "upper"
+		if h.cfg.Uplo == "U" {
+			form, other = "Upper, A = Uᴴ·U", "lower"
+		}
+		op += fmt.Sprintf(" (%s; A's strict %s triangle holds NaN, which the op must not read)", form, other)
 	}
 	if h.op.RHS {
 		op += fmt.Sprintf(", nrhs %d", h.nrhs)

@@ -33,8 +33,9 @@ type Config struct {
 	// instead of O(n³)), on Uplo's triangle. Tune uses it to reach large
 	// orders.
 	Inputs string
-	// Uplo is the triangle potrf factors: "L" (or "") or "U" (GPU MODE's
-	// own form with Inputs "gpumode"). Every other op times Lower only.
+	// Uplo is the triangle potrf factors and potrs and posv read: "L" (or
+	// "") or "U" (GPU MODE's own form with Inputs "gpumode"). Every other
+	// op times Lower only.
 	Uplo string
 
 	// Suite names a list of cases to run instead of one (see Suites). Op,
@@ -90,8 +91,8 @@ func (c *Config) Validate() error {
 	switch {
 	case c.Uplo != "" && c.Uplo != "L" && c.Uplo != "U":
 		return usagef("-uplo %q: want L or U", c.Uplo)
-	case c.Uplo == "U" && c.Suite == "" && c.Op != "potrf":
-		return usagef("-uplo U is for potrf (bench times every other op on Lower), not %s", c.Op)
+	case c.Uplo == "U" && c.Suite == "" && !TimesUpper(c.Op):
+		return usagef("-uplo U is for %s (bench times every other op on Lower), not %s", strings.Join(uploOps, ", "), c.Op)
 	}
 	if c.Suite != "" {
 		if err := c.validateSuite(); err != nil {
@@ -272,9 +273,11 @@ func runCase[T core.Scalar](cfg Config, specs []*armSpec, w io.Writer, o caseOpt
 	prog.add(len(specs)*(cfg.Count+1) + 1)
 
 	in := generate[T](op, cfg.N, nrhs, cfg.Batch, cfg.Seed)
+	uplo := core.Lower
 	if cfg.Uplo == "U" {
-		in.uplo = core.Upper
+		uplo = core.Upper
 	}
+	in.setTriangle(op, uplo)
 	prog.step()
 	name := benchName(op, cfg, nrhs)
 	hdr := header{cfg: cfg, op: op, nrhs: nrhs, distinct: in.distinct}

@@ -550,7 +550,7 @@ func TestGPUModeInputsOneCase(t *testing.T) {
 		{"suite", func(c *Config) { c.Op, c.N, c.Batch, c.Suite = "", 0, 0, "cholesky-gpumode" }, "suite cholesky-gpumode picks its own inputs"},
 		{"family", func(c *Config) { c.Inputs = "spd" }, `-inputs "spd"`},
 		{"uplo", func(c *Config) { c.Uplo = "X" }, `-uplo "X": want L or U`},
-		{"upper of another op", func(c *Config) { c.Op, c.Uplo, c.Inputs = "posv", "U", "" }, "-uplo U is for potrf"},
+		{"upper of another op", func(c *Config) { c.Op, c.Uplo, c.Inputs = "getrs", "U", "" }, "-uplo U is for potrf, potrs, posv"},
 	} {
 		cfg := Config{Op: "potrf", Dtype: "float64", N: 8, Batch: 2, Arms: []string{"cpu"}, Count: 1, Time: time.Millisecond, Inputs: "gpumode"}
 		c.edit(&cfg)

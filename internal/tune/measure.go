@@ -54,8 +54,8 @@ func BenchMeasure(op string, o BenchOptions) Measure {
 
 // BenchSupports says whether bench can measure op at p with input family
 // inputs (BenchOptions.Inputs). Bench times one form of each op: square
-// matrices (m = k = n), Lower, Left and NoTrans; potrf on GPU MODE's
-// inputs ("gpumode") also Upper.
+// matrices (m = k = n), Lower, Left and NoTrans; potrf, potrs and posv
+// also Upper.
 func BenchSupports(op string, p Point, inputs string) error {
 	if bench.LookupOp(op) == nil {
 		return usagef("bench cannot time %s (it times %s)", op, bench.OpNames())
@@ -68,7 +68,7 @@ func BenchSupports(op string, p Point, inputs string) error {
 		return usagef("bench times %s on square matrices only (m = n), not m=%d n=%d", op, p.M, p.N)
 	case p.K != 0 && p.K != p.N:
 		return usagef("bench times %s with k = n only, not k=%d n=%d", op, p.K, p.N)
-	case p.Uplo == "U" && op == "potrf":
+	case p.Uplo == "U" && bench.TimesUpper(op):
 		return nil
 	case p.Uplo != "" && p.Uplo != "L":
 		return bad("uplo", p.Uplo, "L")

@@ -423,12 +423,18 @@ func TestBenchSupports(t *testing.T) {
 	if err := BenchSupports("potrf", Point{DType: "float32", Uplo: "L", N: 8, Batch: 8}, ""); err != nil {
 		t.Error(err)
 	}
-	// Both triangles of potrf, on either input family.
+	// Both triangles of potrf, on either input family, and of potrs and
+	// posv.
 	for _, inputs := range []string{"", "gpumode"} {
 		for _, uplo := range []string{"L", "U"} {
 			if err := BenchSupports("potrf", Point{DType: "float32", Uplo: uplo, N: 8, Batch: 8}, inputs); err != nil {
 				t.Errorf("inputs %q, uplo %s: %v", inputs, uplo, err)
 			}
+		}
+	}
+	for _, op := range []string{"potrs", "posv"} {
+		if err := BenchSupports(op, Point{DType: "complex64", Uplo: "U", N: 8, NRHS: 2, Batch: 8}, ""); err != nil {
+			t.Errorf("%s Upper: %v", op, err)
 		}
 	}
 	for _, c := range []struct {
@@ -438,8 +444,8 @@ func TestBenchSupports(t *testing.T) {
 		want   string
 	}{
 		{"trmm", Point{N: 8}, "", "bench cannot time trmm"},
-		{"posv", Point{Uplo: "U", N: 8}, "", "bench times posv with uplo=L only, not U"},
-		{"potrs", Point{Uplo: "U", N: 8}, "gpumode", "bench times potrs with uplo=L only, not U"},
+		{"syrk", Point{Uplo: "U", Trans: "N", N: 8}, "", "bench times syrk with uplo=L only, not U"},
+		{"trsm", Point{Side: "L", Uplo: "U", Trans: "N", N: 8}, "", "bench times trsm with uplo=L only, not U"},
 		{"getrf", Point{M: 9, N: 8}, "", "square matrices only (m = n), not m=9 n=8"},
 		{"gemm", Point{M: 8, N: 8, K: 4, Trans: "N", TransB: "N"}, "", "k = n only"},
 		{"trsm", Point{Side: "R", Uplo: "L", Trans: "N", N: 8}, "", "side=L only"},
@@ -451,13 +457,13 @@ func TestBenchSupports(t *testing.T) {
 	}
 	// Run refuses such a grid before measuring anything.
 	cfg := testConfig(t, t.TempDir(), &fake{})
-	posv := *cfg.Op
-	posv.Name = "posv"
-	cfg.Op, cfg.Ops = &posv, []*route.Op{&posv}
+	syrk := *cfg.Op
+	syrk.Name = "syrk"
+	cfg.Op, cfg.Ops = &syrk, []*route.Op{&syrk}
 	cfg.Measure = nil
 	cfg.Grid.Uplo = []string{"U"}
 	cfg.Bench = BenchOptions{Count: 1, Time: time.Millisecond}
-	if _, err := Run(context.Background(), cfg); !IsUsage(err) || !strings.Contains(err.Error(), "bench times posv with uplo=L only") {
+	if _, err := Run(context.Background(), cfg); !IsUsage(err) || !strings.Contains(err.Error(), "bench times syrk with uplo=L only") {
 		t.Errorf("err = %v", err)
 	}
 }
