@@ -227,19 +227,7 @@ func TestRunFormat(t *testing.T) {
 // check (the check reads the triangle the call factors).
 func TestPotrfUpper(t *testing.T) {
 	for _, dtype := range []string{"float32", "float64", "complex64", "complex128"} {
-		var out bytes.Buffer
-		cfg := Config{Op: "potrf", Dtype: dtype, N: 13, Batch: 3, Uplo: "U", Arms: []string{"cpu", "gonum"}, Count: 1, Time: time.Millisecond}
-		res, err := Run(cfg, &out)
-		if err != nil {
-			t.Fatal(err)
-		}
-		wantSkip := []string{"gonum"}
-		if dtype == "float64" {
-			wantSkip = nil
-		}
-		if len(res.Failed) > 0 || !slices.Equal(res.Skipped, wantSkip) || !strings.Contains(out.String(), "A = Uᴴ·U (Upper)") {
-			t.Fatalf("%s: outcome %+v, output\n%s", dtype, res, out.String())
-		}
+		passCPUAndGonum(t, Config{Op: "potrf", Dtype: dtype, N: 13, Batch: 3, Uplo: "U"}, "A = Uᴴ·U (Upper)")
 	}
 
 	op := LookupOp("potrf")
@@ -319,27 +307,35 @@ func TestMedianAndPretty(t *testing.T) {
 	}
 }
 
+// passCPUAndGonum runs cfg with the cpu and gonum arms and fails unless
+// both pass (gonum skipped for every type but float64) and the output says
+// want.
+func passCPUAndGonum(t *testing.T, cfg Config, want string) {
+	t.Helper()
+	cfg.Arms, cfg.Count, cfg.Time = []string{"cpu", "gonum"}, 1, time.Millisecond
+	var out bytes.Buffer
+	res, err := Run(cfg, &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantSkip := []string{"gonum"}
+	if cfg.Dtype == "float64" {
+		wantSkip = nil
+	}
+	if len(res.Failed) > 0 || !slices.Equal(res.Skipped, wantSkip) || !strings.Contains(out.String(), want) {
+		t.Fatalf("%s %s uplo %s: outcome %+v, output\n%s", cfg.Op, cfg.Dtype, cfg.Uplo, res, out.String())
+	}
+}
+
 // TestSolvesUpper runs potrs and posv on both triangles, every type, with
 // the cpu and gonum arms: every result checked against the Hermitian matrix
 // of the triangle the case names, whose other triangle holds NaN.
 func TestSolvesUpper(t *testing.T) {
 	for _, op := range []string{"potrs", "posv"} {
 		for _, uplo := range []string{"L", "U"} {
+			form := map[string]string{"L": "(Lower, A = L·Lᴴ; A's strict upper", "U": "(Upper, A = Uᴴ·U; A's strict lower"}[uplo]
 			for _, dtype := range []string{"float32", "float64", "complex64", "complex128"} {
-				var out bytes.Buffer
-				cfg := Config{Op: op, Dtype: dtype, N: 11, NRHS: 3, Batch: 3, Uplo: uplo, Arms: []string{"cpu", "gonum"}, Count: 1, Time: time.Millisecond}
-				res, err := Run(cfg, &out)
-				if err != nil {
-					t.Fatal(err)
-				}
-				wantSkip := []string{"gonum"}
-				if dtype == "float64" {
-					wantSkip = nil
-				}
-				form := map[string]string{"L": "(Lower, A = L·Lᴴ; A's strict upper", "U": "(Upper, A = Uᴴ·U; A's strict lower"}[uplo]
-				if len(res.Failed) > 0 || !slices.Equal(res.Skipped, wantSkip) || !strings.Contains(out.String(), form) {
-					t.Fatalf("%s %s %s: outcome %+v, output\n%s", op, uplo, dtype, res, out.String())
-				}
+				passCPUAndGonum(t, Config{Op: op, Dtype: dtype, N: 11, NRHS: 3, Batch: 3, Uplo: uplo}, form)
 			}
 		}
 	}
