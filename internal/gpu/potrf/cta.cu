@@ -2,7 +2,7 @@
 // per thread block, A = L·Lᴴ (Lower) or A = Uᴴ·U (Upper), in place, with
 // LAPACK's per-matrix info. It is compiled after potrf.cu and uses its scalar
 // helpers (cfloat, cdouble, re, from_real, conj_, scale, sub_mul_conj,
-// rsqrt_, pack).
+// rsqrt_, pack), and after sweeps.cu, whose solves posv_cta and potrs_cta run.
 //
 // Shape. A block of NP threads (n rounded up to a multiple of 32, at least
 // 64) factors one matrix; thread t owns row t of L for the whole
@@ -310,7 +310,9 @@ template <typename T, int NP, int NB> __device__ __forceinline__ T trap_at(const
 }
 
 // trap_tile is L in the trapezoid S, the accessor of the warp's solves
-// (sweeps.cu).
+// (sweeps.cu). They also read (i, k) above the diagonal, for lanes whose
+// product they then drop: for 32 ≤ i < k < NP that lands inside block
+// column k/NB or the one before it, so the read stays in the trapezoid.
 template <typename T, int NP, int NB> struct trap_tile {
     const T* S;
     __device__ __forceinline__ T operator()(int i, int k) const { return trap_at<T, NP, NB>(S, i, k); }
