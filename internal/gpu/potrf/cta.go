@@ -247,6 +247,19 @@ const MaxPosvCTA = 64
 // registers for the rows alone.
 func posvChunk(dt cuda.DType) int { return min(16, 128/dt.Size()) }
 
+// checkSolveOrder is the order rule of posv_cta and potrs_cta (kernel
+// what): MaxN < n ≤ MaxPosvCTA, or n = 0. Their solve (sweeps.cu) steps rows
+// 0…31 as real ones, so smaller orders belong to the register tier.
+func checkSolveOrder(what string, n int) error {
+	switch {
+	case n < 0:
+		return fmt.Errorf("%w: potrf: %s: n = %d must not be negative", core.ErrShape, what, n)
+	case n > 0 && (n <= MaxN || n > MaxPosvCTA):
+		return fmt.Errorf("%w: potrf: %s solves %d < n ≤ %d, not %d", core.ErrUnsupported, what, MaxN, MaxPosvCTA, n)
+	}
+	return nil
+}
+
 // PosvCTANames are the name expressions of posv_cta and potrs_cta for dt:
 // posv Lower and Upper, then potrs Lower and Upper.
 func PosvCTANames(dt cuda.DType) []string {
@@ -292,8 +305,8 @@ func PosvCTAKernels(c *cuda.Context, dt cuda.DType) ([]*cuda.Kernel, error) {
 func PosvCTA[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int, a cuda.DevicePtr, lda int, strideA int64,
 	b cuda.DevicePtr, ldb int, strideB int64, count int, info cuda.DevicePtr) error {
 	dt := cuda.DTypeOf[T]()
-	if n > 0 && (n <= MaxN || n > MaxPosvCTA) {
-		return fmt.Errorf("%w: potrf: posv_cta solves %d < n ≤ %d, not %d", core.ErrUnsupported, MaxN, MaxPosvCTA, n)
+	if err := checkSolveOrder("posv_cta", n); err != nil {
+		return err
 	}
 	return ctaCall(s, "potrf: posv_cta", dt, uplo, n, a, lda, strideA, count, info, MaxPosvCTA,
 		func(c *cuda.Context) ([]*cuda.Kernel, error) { return PosvCTAKernels(c, dt) },
@@ -308,11 +321,10 @@ func PosvCTA[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int, a cuda.
 func PotrsCTA[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int, a cuda.DevicePtr, lda int, strideA int64,
 	b cuda.DevicePtr, ldb int, strideB int64, count int) error {
 	dt := cuda.DTypeOf[T]()
+	if err := checkSolveOrder("potrs_cta", n); err != nil {
+		return err
+	}
 	switch {
-	case n < 0:
-		return fmt.Errorf("%w: potrf: potrs_cta: n = %d must not be negative", core.ErrShape, n)
-	case n > 0 && (n <= MaxN || n > MaxPosvCTA):
-		return fmt.Errorf("%w: potrf: potrs_cta solves %d < n ≤ %d, not %d", core.ErrUnsupported, MaxN, MaxPosvCTA, n)
 	case s == nil:
 		return fmt.Errorf("%w: potrf: potrs_cta: nil stream", core.ErrArgument)
 	case count == 0 || n == 0 || nrhs == 0:
