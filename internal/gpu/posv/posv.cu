@@ -18,7 +18,11 @@
 // scaled column j of L goes to its own shared slot j instead of a
 // double-buffered one, so that at the end the group's shared memory holds
 // all of L by columns. The solve needs that: lane i holds row i of L, but
-// the substitution with Lᴴ needs, in lane j, column j of L.
+// the substitution with Lᴴ needs, in lane j, column j of L. Lower stores
+// column j of L as soon as it is final (consecutive rows, consecutive
+// lanes); Upper moves its columns of U through the same slots, in before
+// the factorization (stage_upper_row) and out after it (store_upper), so
+// that every warp access to A is consecutive addresses there too.
 //
 // Solve. With L = M·D, D = diag(L) and M unit lower triangular, L·Lᴴ·x = b
 // is M·z = b, w = D⁻²·z, Mᴴ·x = w. Each lane first scales its own slot by
@@ -97,11 +101,11 @@ template <typename T> struct alignas(16) pack {
     T v[16 / sizeof(T)];
 };
 
-// load_row fills lane's row of the factor or matrix: r[c] = A(lane, c) for
-// Lower, conj(A(c, lane)) for Upper, for c ≤ lane < n (the diagonal's real
-// part only); identity elsewhere. diag receives the real diagonal (1 in
-// padding rows).
-template <typename T, int NC, bool UPPER>
+// load_row fills lane's row of a Lower matrix or factor: r[c] = A(lane, c)
+// for c ≤ lane < n (the diagonal's real part only); identity elsewhere.
+// diag receives the real diagonal (1 in padding rows). Upper goes through
+// stage_upper_row instead.
+template <typename T, int NC>
 __device__ __forceinline__ void load_row(T (&r)[NC], const T* __restrict__ a, long long base, long long step, int lane,
                                          bool mine, typename real_of<T>::type& diag) {
     using R = typename real_of<T>::type;
@@ -112,9 +116,74 @@ __device__ __forceinline__ void load_row(T (&r)[NC], const T* __restrict__ a, lo
         if (mine && c <= lane) {
             const T x = a[base + c * step];
             if (c == lane) diag = re(x);
-            v = c == lane ? from_real<T>(re(x)) : (UPPER ? conj_(x) : x);
+            v = c == lane ? from_real<T>(re(x)) : x;
         }
         r[c] = v;
+    }
+}
+
+// stage_upper_row is load_row for Upper through the group's column slots,
+// which the factorization has not yet written: column c of U (rows 0..c,
+// lane l at U(l, c), consecutive addresses) goes by cp.async into slot c,
+// and each lane then reads its own slot, column lane of U, as 16-byte
+// vectors (the odd slot length keeps both directions free of bank
+// conflicts). load_row reads that column in place, one element per lane
+// and column: each warp access touched a line per lane, and Upper Posv took
+// twice Lower's time (float n = 32, 65,536 systems, one right-hand side:
+// 546.6 µs against 283.5; session38/, call 1). The slots are free again
+// when it returns.
+template <typename T, int N, int NC, int NR, int THREADS>
+__device__ __forceinline__ void stage_upper_row(T (&r)[NC], const T* __restrict__ am, long long lda, int n, int lane,
+                                                bool active, bool mine, T* slots, typename real_of<T>::type& diag) {
+    using R = typename real_of<T>::type;
+    using S = layout<T, N, NC, NR, THREADS>;
+    constexpr int V = S::V;
+#pragma unroll
+    for (int c = 0; c < NC; ++c) {
+        if (active && c < n && lane <= c) copy_async(slots + c * S::slot + lane, am + ((long long)c * lda + lane));
+    }
+    wait_copies();
+    __syncwarp();
+    diag = R(1);
+    const T* const own = slots + (lane < NC ? lane : 0) * S::slot;
+#pragma unroll
+    for (int kb = 0; kb < NC; kb += V) {
+        const pack<T> p = *reinterpret_cast<const pack<T>*>(own + kb);
+#pragma unroll
+        for (int e = 0; e < V; ++e) {
+            const int c = kb + e;
+            T v = from_real<T>(c == lane ? R(1) : R(0));
+            if (mine && c <= lane) {
+                const T x = p.v[e]; // U(c, lane)
+                if (c == lane) diag = re(x);
+                v = c == lane ? from_real<T>(re(x)) : conj_(x);
+            }
+            r[c] = v;
+        }
+    }
+    __syncwarp(); // every lane has its row before the slots are written again
+}
+
+// store_upper writes the factor back as U from the group's column slots
+// (slot j, element i: L(i, j)), column by column of U so that a warp access
+// is consecutive addresses: U(c, i) = conj(L(i, c)) for the final rows
+// c ≤ i of U (c < last), and the failing pivot piv at (fail − 1, fail − 1),
+// a real value, as potf2 leaves it. Nothing else is written.
+template <typename T, int N, int NC, int NR, int THREADS>
+__device__ __forceinline__ void store_upper(T* __restrict__ am, long long lda, int n, int lane, bool active,
+                                            const T* slots, int fail, typename real_of<T>::type piv) {
+    using S = layout<T, N, NC, NR, THREADS>;
+    const int last = fail ? fail - 1 : NC; // rows of U before last are final
+    // Rolled: unrolled beside stage_upper_row's unrolled copies, ptxas kept
+    // the addresses live (NVRTC 12.4, float NC = 32, one right-hand side:
+    // 114 registers unrolled, 66 rolled, 78 with load_row and the stores in
+    // the loop).
+#pragma unroll 1
+    for (int i = 0; i < NC; ++i) {
+        if (active && i < n && lane <= i && (lane < last || (lane == i && i == fail - 1))) {
+            const T l = slots[lane * S::slot + i]; // L(i, lane)
+            am[(long long)i * lda + lane] = lane == fail - 1 ? from_real<T>(piv) : conj_(l);
+        }
     }
 }
 
@@ -260,19 +329,25 @@ __global__ void posv_reg(T* __restrict__ a, long long lda, long long stride_a, T
     const bool active = m < count;        // the last block may hold fewer matrices
     const bool mine = active && lane < n; // a real row of a real matrix
 
-    // Element (lane, c) of the row: A(lane, c) for Lower, U(c, lane) for Upper.
+    // Element (lane, c) of the row: A(lane, c) for Lower, U(c, lane) for Upper
+    // (whose A moves through the slots: out serves Lower only).
     const long long base = m * stride_a + (UPPER ? (long long)lane * lda : (long long)lane);
     const long long step = UPPER ? 1 : lda;
 
-    T r[NC];
-    R stored; // A(lane, lane): not needed, the factor's diagonal is
-    load_row<T, NC, UPPER>(r, a, base, step, lane, mine, stored);
-
-    T* const out = a + opaque(base);
     T* const slots = reinterpret_cast<T*>(smem) + group * S::group;
     T* const xbuf = reinterpret_cast<T*>(smem) + S::groups * S::group + group * S::xgroup;
+    T r[NC];
+    R stored; // A(lane, lane): not needed, the factor's diagonal is
+    if constexpr (UPPER) {
+        stage_upper_row<T, N, NC, NR, THREADS>(r, a + m * stride_a, lda, n, lane, active, mine, slots, stored);
+    } else {
+        load_row<T, NC>(r, a, base, step, lane, mine, stored);
+    }
+
+    T* const out = a + opaque(base);
     int fail = 0;  // j+1 of the first pivot that is not > 0
     R diag = R(1); // L(lane, lane)
+    R piv = R(0);  // Upper: the failing pivot, which store_upper writes
 
     // potrf_reg's loop (potrf.cu explains each choice).
 #pragma unroll
@@ -285,9 +360,11 @@ __global__ void posv_reg(T* __restrict__ a, long long lda, long long stride_a, T
         r[j] = l;
         if (lane == j) diag = dj;
 
-        if (mine && lane >= j) {
+        if constexpr (UPPER) {
+            if (fail == j + 1) piv = d; // stored with the rest after the loop
+        } else if (mine && lane >= j) {
             if (fail == 0) {
-                out[j * step] = UPPER ? conj_(l) : l;
+                out[j * step] = l;
             } else if (fail == j + 1 && lane == j) {
                 out[j * step] = from_real<T>(d); // the failing pivot, as potf2 leaves it
             }
@@ -312,6 +389,10 @@ __global__ void posv_reg(T* __restrict__ a, long long lda, long long stride_a, T
     if (active && lane == 0) info[m] = fail;
 
     // Every slot was written before a barrier of the loop above.
+    if constexpr (UPPER) {
+        store_upper<T, N, NC, NR, THREADS>(a + opaque(m * stride_a), lda, n, lane, active, slots, fail, piv);
+        __syncwarp(); // the slots are read before unit_columns rewrites them
+    }
     const R dinv = R(1) / diag;
     unit_columns<T, N, NC, NR, THREADS>(lane, slots, dinv);
     solve<T, N, NC, NR, THREADS>(lane, mine && fail == 0, nrhs, b + m * stride_b + lane, ldb, slots, xbuf, dinv);
@@ -342,15 +423,19 @@ __global__ void potrs_reg(const T* __restrict__ a, long long lda, long long stri
     const long long base = m * stride_a + (UPPER ? (long long)lane * lda : (long long)lane);
     const long long step = UPPER ? 1 : lda;
 
+    T* const slots = reinterpret_cast<T*>(smem) + group * S::group;
+    T* const xbuf = reinterpret_cast<T*>(smem) + S::groups * S::group + group * S::xgroup;
     T r[NC];
     R diag;
-    load_row<T, NC, UPPER>(r, a, base, step, lane, mine, diag);
+    if constexpr (UPPER) {
+        stage_upper_row<T, N, NC, NR, THREADS>(r, a + m * stride_a, lda, n, lane, active, mine, slots, diag);
+    } else {
+        load_row<T, NC>(r, a, base, step, lane, mine, diag);
+    }
 
     // Column slot j, element lane: L(lane, j), as posv_reg's factorization
     // leaves it below the diagonal (above it, unit_columns writes zeros in
     // both kernels).
-    T* const slots = reinterpret_cast<T*>(smem) + group * S::group;
-    T* const xbuf = reinterpret_cast<T*>(smem) + S::groups * S::group + group * S::xgroup;
     if (lane < NC) {
 #pragma unroll
         for (int j = 0; j < NC; ++j) slots[j * S::slot + lane] = r[j];

@@ -103,26 +103,8 @@ template <typename T, int NC> __device__ __forceinline__ T* upper_tile(int group
     return reinterpret_cast<T*>(potrf_tile) + group * (NC * (NC + 1));
 }
 
-// copy_async starts the copy of one element from global to shared memory
-// (cp.async, sm_80 on, through L1; before sm_80 a load and a store);
-// wait_copies returns once every copy the calling thread started has
-// landed in shared memory, for it: a __syncwarp after it shows them to the
-// rest of the warp.
-template <typename T> __device__ __forceinline__ void copy_async(T* dst, const T* src) {
-#if __CUDA_ARCH__ >= 800
-    static_assert(sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16, "cp.async moves 4, 8 or 16 bytes");
-    asm volatile("cp.async.ca.shared.global [%0], [%1], %2;" ::"r"((unsigned)__cvta_generic_to_shared(dst)), "l"(src),
-                 "n"((int)sizeof(T))
-                 : "memory");
-#else
-    *dst = *src;
-#endif
-}
-__device__ __forceinline__ void wait_copies() {
-#if __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.wait_all;" ::: "memory");
-#endif
-}
+// copy_async and wait_copies, the cp.async helpers, are in the scalar prelude
+// (scalar.cuh), which posv.cu stages Upper columns with too.
 
 // Upper in place. Row i of L is column i of U conjugated, contiguous in
 // memory: when every column is 16-byte aligned (the launcher's upperVectors,

@@ -3,7 +3,9 @@
 // their real parts and conjugates, and the multiply-adds written as explicit
 // fused multiply-adds, so every kernel rounds a product the same way (the
 // fused solves must reproduce the factor of the Cholesky kernels bit for
-// bit). All are inline; a kernel pays only for what it uses.
+// bit), and the element copies from global to shared memory by cp.async that
+// stage a triangle's columns (copy_async, wait_copies). All are inline; a
+// kernel pays only for what it uses.
 
 struct alignas(8) cfloat {
     float re, im;
@@ -112,3 +114,24 @@ __device__ __forceinline__ double rsqrt_fast(double x) { return rsqrt(x); }
 // refused.
 __device__ __forceinline__ bool rsqrt_fast_takes(float x) { return x >= 1.17549435e-38f; }
 __device__ __forceinline__ bool rsqrt_fast_takes(double x) { return x > 0.0; }
+
+// copy_async starts the copy of one element from global to shared memory
+// (cp.async, sm_80 on, through L1; before sm_80 a load and a store);
+// wait_copies returns once every copy the calling thread started has
+// landed in shared memory, for it: a __syncwarp after it shows them to the
+// rest of the warp.
+template <typename T> __device__ __forceinline__ void copy_async(T* dst, const T* src) {
+#if __CUDA_ARCH__ >= 800
+    static_assert(sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16, "cp.async moves 4, 8 or 16 bytes");
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2;" ::"r"((unsigned)__cvta_generic_to_shared(dst)), "l"(src),
+                 "n"((int)sizeof(T))
+                 : "memory");
+#else
+    *dst = *src;
+#endif
+}
+__device__ __forceinline__ void wait_copies() {
+#if __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.wait_all;" ::: "memory");
+#endif
+}
