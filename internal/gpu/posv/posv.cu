@@ -420,9 +420,6 @@ __global__ void potrs_reg(const T* __restrict__ a, long long lda, long long stri
     const bool active = m < count;
     const bool mine = active && lane < n;
 
-    const long long base = m * stride_a + (UPPER ? (long long)lane * lda : (long long)lane);
-    const long long step = UPPER ? 1 : lda;
-
     T* const slots = reinterpret_cast<T*>(smem) + group * S::group;
     T* const xbuf = reinterpret_cast<T*>(smem) + S::groups * S::group + group * S::xgroup;
     T r[NC];
@@ -430,7 +427,7 @@ __global__ void potrs_reg(const T* __restrict__ a, long long lda, long long stri
     if constexpr (UPPER) {
         stage_upper_row<T, N, NC, NR, THREADS>(r, a + m * stride_a, lda, n, lane, active, mine, slots, diag);
     } else {
-        load_row<T, NC>(r, a, base, step, lane, mine, diag);
+        load_row<T, NC>(r, a, m * stride_a + lane, lda, lane, mine, diag);
     }
 
     // Column slot j, element lane: L(lane, j), as posv_reg's factorization
