@@ -280,8 +280,10 @@ var nrhsList = []int{0, 1, 2, 3, 4, 5, 8, 9, 16, 17}
 // side of its 16-column panel edges and its ceiling; 55, 56 and 57 are each
 // side of float64's warp-tier ceiling (potrf.MaxWarpFor), where Posv goes
 // from posv_warp to potrf_cta and potrs_warp, 48 and 49 of its Upper
-// posv_warp's, where it goes to potrf_warp and potrs_warp.
-var posvCTASizes = []int{33, 40, 47, 48, 49, 55, 56, 57, 63, 64}
+// posv_warp's, where it goes to potrf_warp and potrs_warp; 44 and 45 of
+// float64's aligned Upper moved in place and through the wide tile
+// (potrf's posvWide).
+var posvCTASizes = []int{33, 40, 44, 45, 47, 48, 49, 55, 56, 57, 63, 64}
 
 // TestPosv solves, for every type, both triangles, n = 1…32 and
 // posvCTASizes and every count of nrhsList, a batch of mixed matrices (random, ill-conditioned,
@@ -308,7 +310,7 @@ func testPosv[T core.Scalar](t *testing.T, s *cuda.Stream) {
 		for _, n := range posvOrders() {
 			// A subtest per case, so its device buffers are freed at its end;
 			// Upper above MaxN again on 16-byte columns, which the kernels
-			// there move in place.
+			// there move as whole vectors (posv_warp's posv_wide).
 			for _, vectors := range []bool{false, true} {
 				if vectors && (uplo == core.Lower || n <= MaxN) {
 					continue

@@ -112,9 +112,10 @@ template <typename T, int NC> __device__ __forceinline__ T* upper_tile(int group
 // through upper_tile: a quarter of the load instructions, no shared memory,
 // but each warp access touches a line per lane. Against the tile filled by
 // cp.async it wins only for float32 up to 16 columns, where potrf.go's
-// upperInPlace keeps it; posv_warp (warp.cu) moves aligned columns this
-// way too. [H200] µs a call, in place against the tile, 65,536 matrices:
-// float n = 8 14.8 against 17.6, n = 16 48.6 against 52.7, n = 32 245.4
+// upperInPlace keeps it; posv_warp (warp.cu) moves aligned float64
+// columns below NC = 48 this way too (warp.cu's posv_wide). [H200] µs a
+// call, in place against the tile, 65,536 matrices: float n = 8 14.8
+// against 17.6, n = 16 48.6 against 52.7, n = 32 245.4
 // against 242.4; double n = 8 25.4 against 22.7, n = 16 90.9 against 73.9,
 // n = 32 385.2 against 359.0; float n = 16, 16,384 matrices, 4 calls back
 // to back, 16.2 against 15.8; n = 32, 4,096 matrices, 16 calls, 22.9

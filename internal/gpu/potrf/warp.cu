@@ -71,6 +71,18 @@ template <typename T, int NC> __device__ __forceinline__ T* warp_tile(int warp) 
     return reinterpret_cast<T*>(potrf_tile) + warp * (NC * (NC + 1));
 }
 
+template <typename T, int NC> struct wide_pitch;
+
+// posv_wide_tile is warp `warp`'s part of the dynamic shared memory of
+// posv_warp with aligned Upper columns (VEC): room for the wide tile
+// (wide_fill's layout) and, after it, for warp_tile's (the solve's), as
+// warp.go's posvWideBytes sizes it. Not wide_tile's static array: with
+// the solve's dynamic tile beside it, the block's shared memory would double.
+template <typename T, int NC> __device__ __forceinline__ T* posv_wide_tile(int warp) {
+    constexpr int wide = NC * wide_pitch<T, NC>::value, solve = NC * (NC + 1);
+    return reinterpret_cast<T*>(potrf_tile) + warp * (wide > solve ? wide : solve);
+}
+
 template <typename T, int NC>
 __device__ __forceinline__ void warp_solve(const T* tile, int n, int lane, T* bm, long long ldb, int nrhs);
 
@@ -136,6 +148,16 @@ template <typename T, int NC> struct wide_pitch {
 template <typename T, int NC> __device__ __forceinline__ T* wide_tile(int warp) {
     __shared__ __align__(16) T tiles[kWarpTier][NC * wide_pitch<T, NC>::value];
     return tiles[warp];
+}
+
+// body_wide_tile is warp_body's wide tile: wide_tile for potrf_warp,
+// posv_wide_tile for posv_warp. Chosen at compile time, so posv_warp does
+// not declare wide_tile's static array.
+template <typename T, int NC, bool SOLVE> __device__ __forceinline__ T* body_wide_tile(int warp) {
+    if constexpr (SOLVE)
+        return posv_wide_tile<T, NC>(warp);
+    else
+        return wide_tile<T, NC>(warp);
 }
 
 // copy_async_part starts the copy of the first `bytes` bytes (0 to
@@ -254,10 +276,20 @@ __device__ __forceinline__ void wide_drain(const T* tile, T* am, long long lda, 
     }
 }
 
+// posv_wide reports whether warp_body moves aligned Upper columns (VEC)
+// through the wide tile rather than in place (potrf.cu's upper_row_load):
+// always for potrf_warp, and for posv_warp but double below NC = 48.
+// [H200] 65,536 systems, one right-hand side, µs, the wide tile against
+// in place (bench/results/h200/session41/, calls 1 and 5): float n = 36
+// 478.7 against 528.9, 48 712.1 against 799.8, 56 826.0 against 1245, 64
+// 1088 against 1435; double n = 48 1379 against 1436 but 36 1118 against
+// 1037, 40 1417 against 1057, 44 1271 against 1235.
+template <typename T, int NC, bool SOLVE> constexpr bool posv_wide = !SOLVE || sizeof(T) == 4 || NC >= 48;
+
 // warp_body is potrf_warp's whole work and posv_warp's factorization: NC,
 // columns held by the second row, a multiple of 4 in (32, 64]; UPPER, the
 // triangle that holds A; VEC (Upper), its columns are 16-byte aligned:
-// moved through the wide tile (potrf_warp) or in place (posv_warp). With
+// moved through the wide tile, or in place where posv_wide says not. With
 // SOLVE (posv_warp) it goes on to solve A·X = B with warp_solve unless the
 // matrix failed; without, the solve is not compiled and b is not used.
 template <typename T, int NC, bool SOLVE, bool UPPER, bool VEC>
@@ -280,11 +312,13 @@ __device__ __forceinline__ void warp_body(T* __restrict__ a, long long lda, long
     const long long base = m * stride;
 
     static_assert(UPPER || !VEC, "VEC is for Upper");
+    constexpr bool WIDE = VEC && posv_wide<T, NC, SOLVE>;
     T ra[32], rb[NC];
     if constexpr (UPPER) {
-        if constexpr (VEC && !SOLVE) {
-            // 16-byte chunks through the tile (wide_fill).
-            T* const tile = wide_tile<T, NC>(warp);
+        if constexpr (WIDE) {
+            // 16-byte chunks through the wide tile (wide_fill); posv_warp's
+            // is in its dynamic shared memory (posv_wide_tile).
+            T* const tile = body_wide_tile<T, NC, SOLVE>(warp);
             wide_fill<T, NC>(tile, a + base, lda, n, lane);
             __syncwarp();
             wide_row<T, NC>(ra, tile, lane);
@@ -471,8 +505,8 @@ __device__ __forceinline__ void warp_body(T* __restrict__ a, long long lda, long
             if (realb && ib >= c && (c < last || (ib == c && c == fail - 1))) outb[at] = rb[c];
             at = opaque(at + lda);
         }
-    } else if constexpr (VEC && !SOLVE) {
-        T* const tile = wide_tile<T, NC>(warp);
+    } else if constexpr (WIDE) {
+        T* const tile = body_wide_tile<T, NC, SOLVE>(warp);
         wide_put<T, NC>(ra, tile, lane);
         if (ib < NC) wide_put<T, NC>(rb, tile, ib);
         __syncwarp();
@@ -517,9 +551,9 @@ __device__ __forceinline__ void warp_body(T* __restrict__ a, long long lda, long
     if constexpr (SOLVE) {
         if (fail != 0) return; // uniform over the warp: B is neither read nor written
         // The registers hold rows of L for either triangle (Upper's are
-        // Uᴴ's); Upper's store through the tile must be read out first.
-        if constexpr (UPPER && !VEC) __syncwarp();
-        T* const tile = warp_tile<T, NC>(warp);
+        // Uᴴ's); Upper's store through either tile must be read out first.
+        if constexpr (UPPER && (WIDE || !VEC)) __syncwarp();
+        T* const tile = WIDE ? posv_wide_tile<T, NC>(warp) : warp_tile<T, NC>(warp);
 #pragma unroll
         for (int c = 0; c < 32; ++c)
             if (c <= lane) tile[lane * (NC + 1) + c] = ra[c];
@@ -542,16 +576,19 @@ __global__ void potrf_warp(T* __restrict__ a, long long lda, long long stride, i
 // exactly as potrf_warp's of the same UPPER (A gets the same bits, info the
 // same value, whichever way the columns move), then, unless it failed, the
 // rows of L (Uᴴ for Upper) into the warp's tile (dynamic shared memory,
-// warpTileBytes) and warp_solve (warp_solve_tier). B is n×nrhs column-major
-// with leading dimension ldb, matrix m at m·bstride. Upper spilled about
-// 300 bytes at n = 64 under NVRTC 11.8 and was left out; under CUDA 13 it
-// takes 126–246 registers in place and 153–248 through the tile, 0 B of
-// local memory (session25/, call 4). [H200] Upper in place, 65,536 float
-// systems, 1, 4 and 16 right-hand sides, against the vendor's Upper
+// warpTileBytes; posvWideBytes with the wide tile) and warp_solve
+// (warp_solve_tier). B is n×nrhs column-major with leading dimension ldb,
+// matrix m at m·bstride. Upper spilled about 300 bytes at n = 64 under
+// NVRTC 11.8 and was left out; under CUDA 13 it took 126–246 registers in
+// place and 153–248 through the tile, 0 B of local memory (session25/,
+// call 4); through the wide tile (session41/, call 1) float 125–178,
+// double 242 (NC = 48). [H200] Upper in place, 65,536
+// float systems, 1, 4 and 16 right-hand sides, against the vendor's Upper
 // composition (posv's TestPosvTiming, session25/ call 5): n = 48 7.42×,
-// 6.55×, 6.28×; n = 64 5.95×, 5.54×, 5.39×. Through the tile (columns not
-// on 16 bytes) it has not been timed against posv_cta, which served Upper
-// before (session25/zz_tile_test.go.txt would).
+// 6.55×, 6.28×; n = 64 5.95×, 5.54×, 5.39×; the wide tile is faster still
+// (posv_wide's figures). Through the tile (columns not on 16 bytes) it has
+// not been timed against posv_cta, which served Upper before
+// (session25/zz_tile_test.go.txt would).
 template <typename T, int NC, bool UPPER, bool VEC>
 __global__ void posv_warp(T* __restrict__ a, long long lda, long long stride, int n, T* __restrict__ b, long long ldb,
                           long long bstride, int nrhs, int count, int* __restrict__ info) {

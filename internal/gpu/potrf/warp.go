@@ -92,6 +92,30 @@ func warpTileBytes(dt cuda.DType, n int) int {
 	return warpPerBlock * nc * (nc + 1) * dt.Size()
 }
 
+// widePitch is warp.cu's wide_pitch: elements from one row of the wide
+// tile to the next, an odd number of 16-byte chunks.
+func widePitch(dt cuda.DType, nc int) int {
+	v := 16 / dt.Size()
+	chunks := nc / v
+	if chunks%2 == 0 {
+		chunks++
+	}
+	return chunks * v
+}
+
+// posvWide is warp.cu's posv_wide for posv_warp: aligned Upper columns of
+// bucket nc move through the wide tile, float32 at every bucket and float64
+// from NC = 48, or in place (float64 below, where in place was faster).
+func posvWide(dt cuda.DType, nc int) bool { return dt == cuda.Float32 || nc >= 48 }
+
+// posvWideBytes is the dynamic shared memory of posv_warp with aligned
+// Upper columns where posvWide (warp.cu's posv_wide_tile): per warp the
+// wide tile or the solve's tile, whichever is larger.
+func posvWideBytes(dt cuda.DType, n int) int {
+	nc := warpCols(n)
+	return warpPerBlock * nc * max(nc+1, widePitch(dt, nc)) * dt.Size()
+}
+
 // warpWide reports whether dt has the Upper kernel through the wide tile
 // (warp.cu's wide_fill, in the kernel's static shared memory), which
 // PotrfWarp takes where every column is 16-byte aligned: float32, at every
@@ -108,8 +132,8 @@ func warpWide(dt cuda.DType) bool { return dt == cuda.Float32 }
 // through the tile of NC + 1 columns, one element a lane and instruction
 // (any layout); and where warpWide, Upper through the wide tile, 16 bytes
 // at once (16-byte aligned columns). Moving aligned columns in place, as
-// posv_warp does, lost to the tile everywhere measured but n = 48 at
-// 65,536 matrices (warp.cu's comment at the top).
+// posv_warp's float64 does below NC = 48, lost to the tile everywhere
+// measured but n = 48 at 65,536 matrices (warp.cu's comment at the top).
 func warpKernelNames(dt cuda.DType, nc int) []string {
 	name := func(upper, vec bool) string {
 		return fmt.Sprintf("potrf_warp<%s, %d, %v, %v>", typeName[dt], nc, upper, vec)
@@ -134,9 +158,9 @@ func warpKernelNames(dt cuda.DType, nc int) []string {
 const MaxPosvWarp = 64
 
 // posvWarpNames are the name expressions of posv_warp for bucket nc and
-// one triangle: Lower; or Upper through the tile, Upper in place (16-byte
-// aligned columns; posv_warp keeps them, where potrf_warp went to the tile
-// alone: warp.cu's tile fill says why).
+// one triangle: Lower; or Upper through the tile of NC + 1 columns (any
+// layout) and Upper with 16-byte aligned columns, through the wide tile
+// or in place as posvWide says.
 func posvWarpNames(dt cuda.DType, nc int, upper bool) []string {
 	name := func(upper, vec bool) string {
 		return fmt.Sprintf("posv_warp<%s, %d, %v, %v>", typeName[dt], nc, upper, vec)
@@ -158,7 +182,7 @@ var warpTypes = []cuda.DType{cuda.Float32, cuda.Float64}
 
 // WarpKernelNames lists every name expression of warp.cu, for a registry or
 // a compile check: potrf_warp (Lower, Upper) for each bucket up to
-// MaxWarpFor, posv_warp (Lower, Upper through the tile, Upper in place) up
+// MaxWarpFor, posv_warp (Lower, Upper through the tile, aligned Upper) up
 // to posvWarpMax and potrs_warp (Lower, Upper) up to MaxPotrsWarpFor, for
 // each type with the tier.
 func WarpKernelNames() []string {
@@ -376,14 +400,18 @@ func PosvWarp[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int, a cuda
 	if err != nil {
 		return err
 	}
-	k := ks[0]
+	k, shared := ks[0], warpTileBytes(dt, n)
 	if upperVectors(dt, uplo, a, lda, strideA, count) {
-		k = ks[1] // in place, faster here than the tile; the factor's bits are the same either way
+		// Faster than the tile; the factor's bits are the same either way.
+		k = ks[1]
+		if posvWide(dt, warpCols(n)) {
+			shared = posvWideBytes(dt, n)
+		}
 	}
 	var args cuda.Args
 	args.Ptr(a).Int64(int64(lda)).Int64(strideA).Int32(int32(n)).Ptr(b).Int64(int64(ldb)).Int64(strideB).
 		Int32(int32(nrhs)).Int32(int32(count)).Ptr(info)
-	return warpLaunch(s, k, count, warpTileBytes(dt, n), &args)
+	return warpLaunch(s, k, count, shared, &args)
 }
 
 // PotrsWarp queues on s potrs_warp: for count matrices given by their

@@ -63,7 +63,7 @@ func TestWarpArguments(t *testing.T) {
 		t.Errorf("MaxWarpFor: complex64 %d, type 9 %d, float32 %d (MaxWarp %d)", MaxWarpFor(cuda.Complex64), MaxWarpFor(cuda.DType(9)), MaxWarpFor(cuda.Float32), MaxWarp)
 	}
 	// potrf_warp: Lower, Upper (the tile), Upper (the wide tile: float32);
-	// posv_warp: Lower, Upper tile, Upper in place;
+	// posv_warp: Lower, Upper tile, aligned Upper;
 	// potrs_warp: Lower, Upper; 8 float32 buckets (36…64); float64:
 	// potrf_warp 6 (36…56), posv_warp Lower 6 and Upper 4 (to 48),
 	// potrs_warp 8.
@@ -284,7 +284,8 @@ func TestWarpKernelResources(t *testing.T) {
 			}
 			// potrf_warp Lower (no tile), Upper (the tile), Upper (the wide
 			// tile, where warpWide); then posv_warp and potrs_warp, which
-			// all take the tile.
+			// take the tile but posv_warp's aligned Upper where posvWide
+			// (the wide tile in dynamic shared memory).
 			for i, k := range append(ks, solves...) {
 				shared := warpTileBytes(dt, nc)
 				switch {
@@ -292,6 +293,8 @@ func TestWarpKernelResources(t *testing.T) {
 					shared = 0
 				case len(ks) > 2 && i == 2:
 					shared = 0 // the wide tile is static
+				case k.Name == posvWarpNames(dt, nc, true)[1] && posvWide(dt, nc):
+					shared = posvWideBytes(dt, nc)
 				}
 				if shared > 0 {
 					if err := k.AllowDynamicShared(shared); err != nil {
