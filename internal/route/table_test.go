@@ -2,6 +2,7 @@ package route
 
 import (
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -395,4 +396,50 @@ func atoi(t *testing.T, s string) int {
 		t.Fatalf("%q: %v", s, err)
 	}
 	return v
+}
+
+// TestEmbeddedPotrfSaturatingRows guards the GPU float32 and float64 potrf
+// tables against holes at large batches: at every order up to 128 (the
+// register, warp and CTA tiers) there is a row, both triangles, at every
+// batch of the table's grid whose matrices fit in 4 GiB. Without one, the
+// nearest row comes from another order, whose tier can be several times
+// slower there: float32 n = 48 with 65,536 matrices went to the row n = 32's
+// native:tiled:occ=4 (3123 µs) instead of native:warp (481 µs) until
+// session 41 measured the points its tune's --max-mib had left out.
+func TestEmbeddedPotrfSaturatingRows(t *testing.T) {
+	const maxOrder, maxBytes = 128, 4 << 30
+	r, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, tab := range r.Tables() {
+		size := map[string]int{"float32": 4, "float64": 8}[tab.DType]
+		if tab.Op != "potrf" || !strings.HasPrefix(tab.Device, "sm_") || size == 0 {
+			continue
+		}
+		checked++
+		have := map[[3]string]bool{}
+		orders, batches := map[int]bool{}, map[int]bool{}
+		for _, row := range tab.Rows {
+			have[[3]string(row.Values[:3])] = true
+			orders[atoi(t, row.Values[1])] = true
+			batches[atoi(t, row.Values[2])] = true
+		}
+		for _, n := range slices.Sorted(maps.Keys(orders)) {
+			for _, batch := range slices.Sorted(maps.Keys(batches)) {
+				if n > maxOrder || n*n*size*batch > maxBytes {
+					continue
+				}
+				for _, uplo := range []string{"L", "U"} {
+					if !have[[3]string{uplo, strconv.Itoa(n), strconv.Itoa(batch)}] {
+						t.Errorf("%s: no row %s n=%d batch=%d (%d MiB of matrices)", tab.File, uplo, n, batch, n*n*size*batch>>20)
+					}
+				}
+			}
+		}
+	}
+	if checked != 2 {
+		t.Fatalf("%d float32 and float64 GPU potrf tables, want 2", checked)
+	}
 }
