@@ -280,9 +280,9 @@ var nrhsList = []int{0, 1, 2, 3, 4, 5, 8, 9, 16, 17}
 // side of its 16-column panel edges and its ceiling; 55, 56 and 57 are each
 // side of float64's warp-tier ceiling (potrf.MaxWarpFor), where Posv goes
 // from posv_warp to potrf_cta and potrs_warp, 48 and 49 of its Upper
-// posv_warp's, where it goes to potrf_warp and potrs_warp; 44 and 45 of
-// float64's aligned Upper moved in place and through the wide tile
-// (potrf's posvWide).
+// posv_warp's, where it goes to potrf_warp and potrs_warp; 44 and 45 sit
+// either side of the bucket edge (NC = 48 from 45) where float64's aligned
+// Upper goes from in place to the wide tile (potrf's posvWide).
 var posvCTASizes = []int{33, 40, 44, 45, 47, 48, 49, 55, 56, 57, 63, 64}
 
 // TestPosv solves, for every type, both triangles, n = 1…32 and
