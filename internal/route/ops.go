@@ -122,7 +122,7 @@ func composedCanRun(c Call) error {
 }
 
 // warpCanRun accepts calls the warp-per-matrix Cholesky tier takes:
-// float32 and float64, 33 ≤ n ≤ potrf.MaxWarpFor(dtype) (64 and 56).
+// float32 and float64, 33 ≤ n ≤ potrf.MaxWarpFor(dtype) (64 for both).
 func warpCanRun(c Call) error {
 	if !c.Device.GPU() {
 		return errors.New("native kernels run on a GPU")

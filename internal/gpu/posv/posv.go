@@ -8,8 +8,8 @@
 // both take potrf's warp tier for float32 and float64: Potrs potrs_warp up
 // to n = 64 (potrf.CanPotrsWarp); Posv posv_warp up to 64 for float32 and
 // 56 for float64, Upper 48 (potrf.CanPosvWarp), and above that to 64 the
-// factorization (potrf_warp or potrf_cta) and then potrs_warp, two launches
-// where posv_warp's registers would spill.
+// factorization (potrf_warp) and then potrs_warp, two launches where
+// posv_warp's registers would spill.
 package posv
 
 import (
@@ -305,10 +305,10 @@ func check(o operands) error {
 // potrf.PosvWarp's where potrf.CanPosvWarp allows (float32 up to n = 64,
 // float64 up to 56, Upper 48), whose factor is bit-identical to
 // potrf.PotrfWarp's; else, where potrf.CanPotrsWarp allows (float64 Upper
-// 49…64, Lower 57…64), potrf.PotrfWarp's (up to potrf.MaxWarpFor) or
-// potrf.PotrfCTA's followed by potrf.PotrsWarp's on the matrices that did
-// not fail; else potrf.PosvCTA's, whose factor is bit-identical to
-// potrf.PotrfCTA's. Each way X has the bits Potrs gives for its factor.
+// 49…64, Lower 57…64), potrf.PotrfWarp's followed by potrf.PotrsWarp's on
+// the matrices that did not fail; else potrf.PosvCTA's, whose factor is
+// bit-identical to potrf.PotrfCTA's. Each way X has the bits Potrs gives
+// for its factor.
 func Posv[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int, a cuda.DevicePtr, lda int, strideA int64,
 	b cuda.DevicePtr, ldb int, strideB int64, count int, info cuda.DevicePtr) error {
 	dt := cuda.DTypeOf[T]()
@@ -340,21 +340,18 @@ func Posv[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int, a cuda.Dev
 }
 
 // factorThenSolve is Posv where posv_warp would spill and potrs_warp does
-// not: the factorization by the warp tier where it runs and by the
-// one-block tier above it, then potrs_warp on the same stream, which skips
-// the matrices whose info is not 0. A is read and written twice, B once.
-// [H200] 65,536 float64 systems, 1, 4 and 16 right-hand sides, µs against
-// posv_cta on the same inputs (bench/results/h200/session30/, lab2): Upper
-// n = 56 (potrf_warp) 2342, 2476, 3054 against 3824, 3835, 5622; Lower
-// n = 64 (potrf_cta) 3434, 3581, 4372 against 3713, 3713, 5777; Upper
-// n = 64 4141, 4280, 5075 against 4593, 4601, 6660.
+// not (float64 Upper 49…64, Lower 57…64): potrf_warp (potrf_split from
+// NC = 60), then potrs_warp (potrs_split from NC = 52) on the same stream,
+// which skips the matrices whose info is not 0. A is read and written
+// twice, B once. [H200] 65,536 float64 systems, 1, 4 and 16 right-hand
+// sides, µs against posv_cta on the same inputs
+// (bench/results/h200/session30/, lab2): Upper n = 56 (potrf_warp, then
+// potrs_warp as it was) 2342, 2476, 3054 against 3824, 3835, 5622. A posv
+// kernel on the split body lost to these two launches (warp.cu's comment
+// on it).
 func factorThenSolve[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int, a cuda.DevicePtr, lda int, strideA int64,
 	b cuda.DevicePtr, ldb int, strideB int64, count int, info cuda.DevicePtr) error {
-	factor := potrf.PotrfCTA[T]
-	if potrf.CanRunWarp(cuda.DTypeOf[T](), n) == nil {
-		factor = potrf.PotrfWarp[T]
-	}
-	if err := factor(s, uplo, n, a, lda, strideA, count, info); err != nil {
+	if err := potrf.PotrfWarp[T](s, uplo, n, a, lda, strideA, count, info); err != nil {
 		return err
 	}
 	return potrf.PotrsWarp[T](s, uplo, n, nrhs, a, lda, strideA, b, ldb, strideB, count, info)

@@ -278,9 +278,10 @@ var nrhsList = []int{0, 1, 2, 3, 4, 5, 8, 9, 16, 17}
 
 // posvCTASizes are the orders above MaxN the tests take to posv_cta: each
 // side of its 16-column panel edges and its ceiling; 55, 56 and 57 are each
-// side of float64's warp-tier ceiling (potrf.MaxWarpFor), where Posv goes
-// from posv_warp to potrf_cta and potrs_warp, 48 and 49 of its Upper
-// posv_warp's, where it goes to potrf_warp and potrs_warp; 44 and 45 sit
+// side of float64's posv_warp ceiling, where Posv goes from posv_warp to
+// potrf_warp and potrs_warp, 48 and 49 of its Upper posv_warp's; 57 and
+// 63, 64 sit either side of float64's split edges (potrs_split from
+// NC = 52, potrf_split from 60), 49 too; 44 and 45 sit
 // either side of the bucket edge (NC = 48 from 45) where float64's aligned
 // Upper goes from in place to the wide tile (potrf's posvWide).
 var posvCTASizes = []int{33, 40, 44, 45, 47, 48, 49, 55, 56, 57, 63, 64}

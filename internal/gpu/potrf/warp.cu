@@ -565,6 +565,276 @@ __device__ __forceinline__ void warp_body(T* __restrict__ a, long long lda, long
     }
 }
 
+// The split body: potrf_warp's work for float64 above NC = 56, where
+// warp_body's 32 + NC values a lane spill (warp.go's maxWarp), and
+// potrs_warp's for float64 from NC = 52. It factors the matrix as two
+// blocks of columns, 0…31 and 32…NC−1, so a lane holds at most 64 values at
+// once.
+//
+// Shape. The matrix's lower triangle goes into the warp's packed tile
+// (tri_at: row i at i(i + 1)/2, 16.6 KB for double at NC = 64, half of
+// warp_tile's square) by cp.async, every copy in flight at once. Lane i
+// takes rows i and i + 32 of columns 0…31 from it (ra, rb) and runs
+// warp_body's steps on them; these rows of L then go back into the tile.
+// Lane i next takes row i + 32 of columns 32…NC−1 (rc) from the tile,
+// subtracts row i of L21·L21ᵀ (rb against rows 32… of the tile, read as
+// broadcasts), and factors rc with the same steps. The tile then holds L,
+// which goes out to A. potrs_split fills the tile the same way with the
+// factor and solves from it (tri_solve).
+// Bits. Each element takes the same fused products in the same order as
+// in warp_body (step j subtracts L(i, j)·L(k, j); the block product does
+// so for j = 0…31 in order), so L and info are warp_body's bits, and
+// finish_in_memory's where it takes over; X is warp_solve's. Failure,
+// padding and the other triangle follow warp_body.
+// Why. [H200] 65,536 float64 matrices, µs, one process
+// (bench/results/h200/session42/, call 1): potrf Lower n = 64 1411 against
+// potrf_cta's 1905, n = 57 1277 against 1793; Upper n = 64 1382 against
+// 2595. potrs with 1 and 16 right-hand sides, Lower n = 64 630 and 1552
+// against potrs_warp's 1543 and 2483, Upper 541 and 1492 against 1540 and
+// 2468: potrs_warp read the factor through registers, four columns at a
+// time, and its square tile (33 KB) allowed 6 warps a multiprocessor.
+// Registers (CUDA 13): potrf 178–182, potrs 140; no local memory. Below
+// NC = 60 potrf stays with warp_body: Lower n = 56 930 against 1207 here.
+// A posv kernel on this body (the factorization, then tri_solve in the same
+// warp: 184–188 registers) lost to potrf_split then potrs_split at 16
+// right-hand sides (Lower n = 64 4066 against 2962) and won little at one
+// (Upper n = 64 1827 against 1923, Lower 2168 against 2040), so Posv takes
+// the two launches.
+
+// tri_at is the offset of L(i, k) in a packed triangle of rows.
+__device__ __forceinline__ int tri_at(int i, int k) { return i * (i + 1) / 2 + k; }
+
+// tri_tile is L in a packed triangle, for the solves (sweeps.cu). Triangular
+// numbers mod 32 are a permutation of 0…31, so lanes reading L(lane, k)
+// hit every bank once (float), or each 8-byte pair twice (double).
+template <typename T> struct tri_tile {
+    const T* p;
+    __device__ __forceinline__ T operator()(int i, int k) const { return p[tri_at(i, k)]; }
+};
+
+// split_pitch is the elements of one warp's packed tile, rounded up to
+// whole 16-byte vectors; warp.go's splitBytes uses the same value.
+template <typename T, int NC> struct split_pitch {
+    static constexpr int V = 16 / (int)sizeof(T), elems = NC * (NC + 1) / 2;
+    static constexpr int value = (elems + V - 1) / V * V;
+};
+
+template <typename T, int NC> __device__ __forceinline__ T* split_tile(int warp) {
+    return reinterpret_cast<T*>(potrf_tile) + warp * split_pitch<T, NC>::value;
+}
+
+// split_fill copies the lower triangle of the Hermitian matrix at am into
+// the packed tile, rows and columns below n (real types: Upper's U(c, r) is
+// L(r, c)): Lower column c's rows c… and Upper column r's rows 0…r are
+// consecutive in memory and go to consecutive lanes. The calling lane's
+// copies have landed when it returns; the warp's after a __syncwarp.
+template <typename T, bool UPPER>
+__device__ __forceinline__ void split_fill(T* tile, const T* am, long long lda, int n, int lane) {
+    long long at = 0; // column c (Lower) or r (Upper) at c·lda
+#pragma unroll 1
+    for (int c = 0; c < n; ++c) {
+        if constexpr (UPPER) {
+            // U(0…c, c) into tile row c.
+            if (lane <= c) copy_async(tile + tri_at(c, lane), am + (at + lane));
+            if (lane + 32 <= c) copy_async(tile + tri_at(c, lane + 32), am + (at + lane + 32));
+        } else {
+            const int r = c + lane;
+            if (r < n) copy_async(tile + tri_at(r, c), am + (at + r));
+            if (r + 32 < n) copy_async(tile + tri_at(r + 32, c), am + (at + r + 32));
+        }
+        at = opaque(at + lda);
+    }
+    wait_copies();
+}
+
+// split_row sets x[c] to L(r, c0 + c) from the tile where c0 + c ≤ r and to
+// the identity's entries beyond; a row r ≥ n is the identity's.
+template <typename T, int K> __device__ __forceinline__ void split_row(T (&x)[K], const T* tile, int r, int c0, int n) {
+    using R = typename real_of<T>::type;
+    const T* const row = tile + tri_at(r, 0);
+#pragma unroll
+    for (int c = 0; c < K; ++c) {
+        const int k = c0 + c;
+        T v = from_real<T>(k == r ? R(1) : R(0));
+        if (r < n && k <= r) v = row[k];
+        x[c] = v;
+    }
+}
+
+// split_put writes x[c] into the tile as L(r, c0 + c) for c0 + c ≤ r.
+template <typename T, int K> __device__ __forceinline__ void split_put(const T (&x)[K], T* tile, int r, int c0) {
+    T* const row = tile + tri_at(r, 0);
+#pragma unroll
+    for (int c = 0; c < K; ++c)
+        if (c0 + c <= r) row[c0 + c] = x[c];
+}
+
+// split_steps runs warp_body's steps j = 0…K−1 on the columns c0… of the
+// lane's rows: x (row lane + c0, whose pivot owner is lane j) and, with
+// TWO, y (a row below the block, which only takes the updates). col0 and
+// col1 are the warp's two column buffers of 32; fail as in warp_body,
+// counting from column c0.
+template <typename T, int K, bool TWO, bool FAST>
+__device__ __forceinline__ void split_steps(T (&x)[K], T (&y)[K], int lane, int c0, T* col0, T* col1, int& fail) {
+    using R = typename real_of<T>::type;
+    constexpr int V = 16 / (int)sizeof(T);
+#pragma unroll
+    for (int j = 0; j < K; ++j) {
+        const R d = __shfl_sync(0xffffffffu, re(x[j]), j);
+        if (!(FAST ? rsqrt_fast_takes(d) : d > R(0)) && fail == 0) fail = c0 + j + 1;
+        const R s = fail == 0 ? (FAST ? rsqrt_fast(d) : rsqrt_(d)) : R(0);
+        const R diag = isinf(d) ? d : d * s;
+        const T lx = lane == j ? from_real<T>(diag) : scale(x[j], s);
+        x[j] = fail == c0 + j + 1 && lane == j ? from_real<T>(d) : lx;
+        T ly = from_real<T>(R(0));
+        if constexpr (TWO) {
+            ly = scale(y[j], s);
+            y[j] = ly;
+        }
+        if (j == K - 1) break; // nothing left to update
+        T* const col = (j & 1) ? col1 : col0;
+        col[lane] = lx;
+        __syncwarp();
+#pragma unroll
+        for (int kb = 0; kb < K; kb += V) {
+            if (kb + V <= j + 1) continue;
+            const pack<T> p = *reinterpret_cast<const pack<T>*>(col + kb);
+#pragma unroll
+            for (int e = 0; e < V; ++e) {
+                const int k = kb + e;
+                if (k > j) {
+                    x[k] = sub_mul_conj(x[k], lx, p.v[e]);
+                    if constexpr (TWO) y[k] = sub_mul_conj(y[k], ly, p.v[e]);
+                }
+            }
+        }
+    }
+}
+
+// tri_solve is warp_solve's work above NC = 48 (warp_chunk, then
+// warp_tail) on L in the packed tile, so X has warp_solve's bits.
+template <typename T>
+__device__ __forceinline__ void tri_solve(const T* tile, int n, int lane, T* bm, long long ldb, int nrhs) {
+    using R = typename real_of<T>::type;
+    __shared__ __align__(16) T pubs[kWarpTier][2 * 16];
+    T* const pub = pubs[threadIdx.x / 32];
+    const tri_tile<T> at{tile};
+    const int ib = lane + 32;
+    const R inva = R(1) / re(tile[tri_at(lane, lane)]);
+    const R invb = ib < n ? R(1) / re(tile[tri_at(ib, ib)]) : R(0);
+    int c0 = 0;
+#pragma unroll 1
+    for (; c0 + 16 <= nrhs; c0 += 16) warp_chunk<T, 16>(at, n, lane, inva, invb, bm, ldb, c0, pub);
+    warp_tail<T, 16>(at, n, lane, inva, invb, bm, ldb, c0, nrhs, pub);
+}
+
+// potrf_split is potrf_warp on the split body (the comment above), for the
+// buckets warp.go's warpSplit names. The dynamic shared memory holds the
+// warps' packed tiles (warp.go's splitBytes).
+template <typename T, int NC, bool UPPER>
+__global__ void potrf_split(T* __restrict__ a, long long lda, long long stride, int n, int count, int* __restrict__ info) {
+    static_assert(NC > 32 && NC <= 64 && NC % 4 == 0, "NC is a multiple of 4 in (32, 64]");
+    using R = typename real_of<T>::type;
+    static_assert(sizeof(R) == sizeof(T), "the warp tier's types are real");
+    constexpr int NC2 = NC - 32; // columns of the second block
+    __shared__ pack<T> column[2][kWarpTier][32 * sizeof(T) / 16];
+
+    const int lane = threadIdx.x % 32;
+    const int warp = threadIdx.x / 32;
+    const long long m = (long long)blockIdx.x * kWarpTier + warp;
+    if (m >= count) return; // the whole warp: the kernel has no block-wide barrier
+    const int ib = lane + 32;
+    T* const am = a + m * stride;
+    T* const tile = split_tile<T, NC>(warp);
+    T* const col0 = reinterpret_cast<T*>(&column[0][warp][0]);
+    T* const col1 = reinterpret_cast<T*>(&column[1][warp][0]);
+
+    split_fill<T, UPPER>(tile, am, lda, n, lane);
+    __syncwarp();
+    int fail = 0;
+    {
+        T ra[32], rb[32];
+        split_row<T, 32>(ra, tile, lane, 0, n);
+        split_row<T, 32>(rb, tile, ib, 0, n);
+        split_steps<T, 32, true, true>(ra, rb, lane, 0, col0, col1, fail);
+        __syncwarp(); // every lane has read its rows (the tile's) before they are rewritten
+        split_put<T, 32>(ra, tile, lane, 0);
+        if (ib < NC) split_put<T, 32>(rb, tile, ib, 0);
+        __syncwarp();
+        if (fail == 0) { // uniform over the warp
+            T rc[NC2];
+            split_row<T, NC2>(rc, tile, ib, 32, n);
+            // rc −= (L21·L21ᵀ)(lane, ·): for each column k of the block, the
+            // products of j = 0…31 in order, as warp_body's steps take them.
+#pragma unroll
+            for (int k = 0; k < NC2; ++k) {
+                const T* const lk = tile + tri_at(32 + k, 0); // row 32 + k of L, columns 0…31
+#pragma unroll
+                for (int j = 0; j < 32; ++j) {
+                    if (j % 8 == 0) asm volatile("" ::: "memory"); // 8 reads in flight at most
+                    rc[k] = sub_mul_conj(rc[k], rb[j], lk[j]);
+                }
+            }
+            T none[NC2];
+            split_steps<T, NC2, false, true>(rc, none, lane, 32, col0, col1, fail);
+            if (ib < NC) split_put<T, NC2>(rc, tile, ib, 32);
+            __syncwarp();
+        }
+    }
+
+    // L out of the tile: columns before last (every one when fail = 0) and
+    // the failing pivot.
+    const int last = fail ? fail - 1 : NC;
+    long long at = 0;
+#pragma unroll 1
+    for (int c = 0; c < n; ++c) {
+        if constexpr (UPPER) {
+            // Column c of U: U(r, c) = L(c, r), rows r ≤ c, two per lane.
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {
+                const int r = lane + 32 * h;
+                if (r <= c && (r < last || (r == c && c == fail - 1))) am[at + r] = tile[tri_at(c, r)];
+            }
+        } else {
+            // Column c of L: rows c…n−1, two per lane.
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {
+                const int r = c + lane + 32 * h;
+                if (r < n && (c < last || (r == c && c == fail - 1))) am[at + r] = tile[tri_at(r, c)];
+            }
+        }
+        at = opaque(at + lda);
+    }
+
+    // A positive pivot rsqrt_fast refuses (none for double, whose
+    // rsqrt_fast takes every positive value) goes on in memory, as in
+    // warp_body.
+    if (fail != 0) { // uniform over the warp
+        __syncwarp(); // the stored pivot, seen by every lane
+        T* const again = a + opaque((long long)blockIdx.x * kWarpTier + threadIdx.x / 32) * stride;
+        if (re(again[(long long)(fail - 1) * (lda + 1)]) > R(0))
+            fail = finish_in_memory<T, UPPER, 32>(again, lda, n, fail - 1, lane, 0xffffffffu);
+    }
+    if (lane == 0) info[m] = fail;
+}
+
+// potrs_split is potrs_warp (same arguments, same X to the bit) with the
+// factor in the packed tile, filled by split_fill, for the buckets warp.go's
+// potrsSplit names (the figures above).
+template <typename T, int NC, bool UPPER>
+__global__ void potrs_split(const T* __restrict__ a, long long lda, long long stride, int n, T* __restrict__ b,
+                            long long ldb, long long bstride, int nrhs, int count, const int* __restrict__ info) {
+    const int lane = threadIdx.x % 32;
+    const int warp = threadIdx.x / 32;
+    const long long m = (long long)blockIdx.x * kWarpTier + warp;
+    if (m >= count) return;                       // the whole warp
+    if (info != nullptr && info[m] != 0) return; // the whole warp too
+    T* const tile = split_tile<T, NC>(warp);
+    split_fill<T, UPPER>(tile, a + m * stride, lda, n, lane);
+    __syncwarp();
+    tri_solve<T>(tile, n, lane, b + m * bstride, ldb, nrhs);
+}
+
 // potrf_warp factors one matrix per warp (warp_body), Upper through the
 // tile, or with VEC (16-byte aligned columns, real types) the wide tile.
 template <typename T, int NC, bool UPPER, bool VEC>

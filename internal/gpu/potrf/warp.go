@@ -37,31 +37,35 @@ func (p *perType) of(dtype cuda.DType) int {
 	return p[dtype]
 }
 
-// maxWarp is each type's largest order, 0 for a type without the tier: the
-// largest bucket whose potrf_warp (both triangles) and Lower posv_warp keep
-// their rows in registers. The rows are 32 + NC values a lane: float64 took
-// 254 registers and no local memory at NC = 56, and spilled from NC = 60
-// (8 B; at 64, 24 B Lower and 192 B Upper, which then ran 2.7 times as long
-// as Lower) under CUDA 13's NVRTC. [H200] 16,384 float64 systems, Lower,
+// maxWarp is each type's largest order, 0 for a type without the tier.
+// warp_body keeps 32 + NC values a lane in registers: float64 took 254
+// registers and no local memory at NC = 56, and spilled from NC = 60 (8 B;
+// at 64, 24 B Lower and 192 B Upper, which then ran 2.7 times as long as
+// Lower) under CUDA 13's NVRTC. [H200] 16,384 float64 systems, Lower,
 // against the CTA tier on the same inputs, µs
 // (bench/results/h200/session29/call3-lab.log): potrf n = 40 179 against
 // 310, 48 209 against 340, 56 252 against 465; posv with one right-hand
 // side n = 48 275 against 651, 56 396 against 833, with 16 n = 48 477
-// against 972. complex64 (as wide as float64, with more registers for its
-// arithmetic) has not been tried.
-var maxWarp = perType{cuda.Float32: 64, cuda.Float64: 56}
+// against 972. float64's buckets 60 and 64 factor on the split body
+// instead (warpSplit), at most 64 values a lane. complex64 (as wide as
+// float64, with more registers for its arithmetic) has not been tried.
+var maxWarp = perType{cuda.Float32: 64, cuda.Float64: 64}
 
 // MaxWarpFor is the largest order of the warp tier for dtype, 0 where it
 // has none.
 func MaxWarpFor(dtype cuda.DType) int { return maxWarp.of(dtype) }
 
 // posvWarpMax is the largest order posv_warp solves for dtype and uplo:
-// the tier's, but 48 for float64 Upper, whose posv_warp kernels took 254
-// registers and 8 B of local memory at NC = 52 and 56 (CUDA 13; session
-// 29, call 4).
+// the tier's for float32; for float64 warp_body's, 56 (posv_warp has no
+// split body: warp.cu's comment on it says why), and 48 for Upper, whose
+// posv_warp kernels took 254 registers and 8 B of local memory at NC = 52
+// and 56 (CUDA 13; session 29, call 4).
 func posvWarpMax(dtype cuda.DType, uplo core.Uplo) int {
-	if dtype == cuda.Float64 && uplo == core.Upper {
-		return min(48, MaxWarpFor(dtype))
+	if dtype == cuda.Float64 {
+		if uplo == core.Upper {
+			return 48
+		}
+		return 56
 	}
 	return MaxWarpFor(dtype)
 }
@@ -84,6 +88,32 @@ const warpPerBlock = 2
 
 // warpCols is the kernel's NC for order n: n rounded up to a multiple of 4.
 func warpCols(n int) int { return (n + 3) / 4 * 4 }
+
+// warpSplit reports whether potrf_warp's bucket nc of dt is potrf_split
+// (warp.cu's split body): float64 from NC = 60, where warp_body spills
+// (maxWarp). Below, float64 Lower stayed with warp_body: [H200] 65,536
+// matrices, n = 56, 930 µs against the split body's 1207
+// (bench/results/h200/session42/, call 1).
+func warpSplit(dt cuda.DType, nc int) bool { return dt == cuda.Float64 && nc >= 60 }
+
+// potrsSplit reports whether potrs_warp's bucket nc of dt is potrs_split
+// (the factor in the packed tile, filled by cp.async): float64 from
+// NC = 52, where warp_solve steps warp_chunk (as tri_solve does), so X
+// keeps its bits. [H200] 65,536 float64 systems, µs, against potrs_warp
+// (bench/results/h200/session42/, call 1): Lower n = 64 630 against 1543
+// with 1 right-hand side, 1552 against 2483 with 16; n = 57 568 against
+// 1201.
+func potrsSplit(dt cuda.DType, nc int) bool { return dt == cuda.Float64 && nc >= 52 }
+
+// splitBytes is the dynamic shared memory of potrf_split and potrs_split:
+// per warp the packed triangle of NC rows (warp.cu's split_pitch), whole
+// 16-byte vectors.
+func splitBytes(dt cuda.DType, n int) int {
+	nc := warpCols(n)
+	v := 16 / dt.Size()
+	pitch := (nc*(nc+1)/2 + v - 1) / v * v
+	return warpPerBlock * pitch * dt.Size()
+}
 
 // warpTileBytes is the dynamic shared memory of the Upper potrf_warp and of
 // posv_warp (for its solves): NC rows of NC + 1 elements per warp.
@@ -135,6 +165,12 @@ func warpWide(dt cuda.DType) bool { return dt == cuda.Float32 }
 // posv_warp's float64 does below NC = 48, lost to the tile everywhere
 // measured but n = 48 at 65,536 matrices (warp.cu's comment at the top).
 func warpKernelNames(dt cuda.DType, nc int) []string {
+	if warpSplit(dt, nc) {
+		return []string{
+			fmt.Sprintf("potrf_split<%s, %d, false>", typeName[dt], nc),
+			fmt.Sprintf("potrf_split<%s, %d, true>", typeName[dt], nc),
+		}
+	}
 	name := func(upper, vec bool) string {
 		return fmt.Sprintf("potrf_warp<%s, %d, %v, %v>", typeName[dt], nc, upper, vec)
 	}
@@ -172,9 +208,13 @@ func posvWarpNames(dt cuda.DType, nc int, upper bool) []string {
 }
 
 // potrsWarpNames are the name expressions of potrs_warp for bucket nc and
-// one triangle.
+// one triangle: potrs_split where potrsSplit says.
 func potrsWarpNames(dt cuda.DType, nc int, upper bool) []string {
-	return []string{fmt.Sprintf("potrs_warp<%s, %d, %v>", typeName[dt], nc, upper)}
+	kernel := "potrs_warp"
+	if potrsSplit(dt, nc) {
+		kernel = "potrs_split"
+	}
+	return []string{fmt.Sprintf("%s<%s, %d, %v>", kernel, typeName[dt], nc, upper)}
 }
 
 // warpTypes are the types with a warp kernel.
@@ -315,6 +355,11 @@ func potrfWarp[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n int, a cuda.Devi
 	}
 	k, shared := ks[0], 0
 	switch {
+	case warpSplit(dt, warpCols(n)): // either triangle, any layout
+		shared = splitBytes(dt, n)
+		if uplo == core.Upper {
+			k = ks[1]
+		}
 	case uplo == core.Lower:
 	case wide && warpWide(dt) && upperVectors(dt, uplo, a, lda, stride, count):
 		k = ks[2] // the wide tile is static shared memory
@@ -441,5 +486,9 @@ func PotrsWarp[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int, a cud
 	var args cuda.Args
 	args.Ptr(a).Int64(int64(lda)).Int64(strideA).Int32(int32(n)).Ptr(b).Int64(int64(ldb)).Int64(strideB).
 		Int32(int32(nrhs)).Int32(int32(count)).Ptr(info)
-	return warpLaunch(s, ks[0], count, warpTileBytes(dt, n), &args)
+	shared := warpTileBytes(dt, n)
+	if potrsSplit(dt, warpCols(n)) {
+		shared = splitBytes(dt, n)
+	}
+	return warpLaunch(s, ks[0], count, shared, &args)
 }

@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"unsafe"
@@ -32,8 +33,9 @@ func TestWarpArguments(t *testing.T) {
 		{cuda.Float32, 64, nil},
 		{cuda.Float64, 33, nil},
 		{cuda.Float64, 56, nil},
-		{cuda.Float64, 57, core.ErrUnsupported},
-		{cuda.Float64, 64, core.ErrUnsupported},
+		{cuda.Float64, 57, nil}, // the split body from NC = 60
+		{cuda.Float64, 64, nil},
+		{cuda.Float64, 65, core.ErrUnsupported},
 		{cuda.Complex64, 47, core.ErrUnsupported},
 		{cuda.Float32, 32, core.ErrUnsupported},
 		{cuda.Float32, 65, core.ErrUnsupported},
@@ -65,9 +67,9 @@ func TestWarpArguments(t *testing.T) {
 	// potrf_warp: Lower, Upper (the tile), Upper (the wide tile: float32);
 	// posv_warp: Lower, Upper tile, aligned Upper;
 	// potrs_warp: Lower, Upper; 8 float32 buckets (36…64); float64:
-	// potrf_warp 6 (36…56), posv_warp Lower 6 and Upper 4 (to 48),
-	// potrs_warp 8.
-	if got, want := len(WarpKernelNames()), (2+3+2)*8+8+2*6+1*6+2*4+2*8; got != want {
+	// potrf_warp 8 (36…56, then potrf_split at 60 and 64), posv_warp
+	// Lower 6 and Upper 4 (to 48), potrs_warp 8 (potrs_split from 52).
+	if got, want := len(WarpKernelNames()), (2+3+2)*8+8+2*8+1*6+2*4+2*8; got != want {
 		t.Errorf("%d warp kernels, want %d", got, want)
 	}
 	// posv_warp and potrs_warp: the tier's types and orders, either
@@ -243,7 +245,7 @@ func TestWarpConformance(t *testing.T) {
 	s := gputest.Stream(t)
 	cfg := conformance.Config{Sizes: []int{33, 36, 37, 48, 63, 64}, Unsupported: []string{`^Potrf/[^/]+/Empty/(Lower|Upper)/n=4/count=0$`}}
 	conformance.PotrfTest[float32](t, engine[float32]{s, PotrfWarp[float32]}, cfg)
-	cfg.Sizes = []int{33, 36, 37, 48, 55, 56}
+	cfg.Sizes = []int{33, 36, 37, 48, 55, 56, 57, 63, 64}
 	conformance.PotrfTest[float64](t, engine[float64]{s, PotrfWarp[float64]}, cfg)
 }
 
@@ -285,10 +287,13 @@ func TestWarpKernelResources(t *testing.T) {
 			// potrf_warp Lower (no tile), Upper (the tile), Upper (the wide
 			// tile, where warpWide); then posv_warp and potrs_warp, which
 			// take the tile but posv_warp's aligned Upper where posvWide
-			// (the wide tile in dynamic shared memory).
+			// (the wide tile in dynamic shared memory). The split kernels
+			// take the packed tile, both triangles.
 			for i, k := range append(ks, solves...) {
 				shared := warpTileBytes(dt, nc)
 				switch {
+				case strings.HasPrefix(k.Name, "potrf_split<") || strings.HasPrefix(k.Name, "potrs_split<"):
+					shared = splitBytes(dt, nc)
 				case len(ks) > 0 && i == 0:
 					shared = 0
 				case len(ks) > 2 && i == 2:
@@ -480,4 +485,26 @@ func timePosvWarp(t *testing.T, s *cuda.Stream, tm *gputest.Timer, n, nrhs, coun
 	}
 	w, c := gputest.Median(warp.times), gputest.Median(cta.times)
 	t.Logf("float32 Lower n=%d nrhs=%d count=%d: warp %.1f µs, cta %.1f µs, cta/warp %.2f×", n, nrhs, count, w, c, c/w)
+}
+
+// TestSplitBytes pins splitBytes to warp.cu's split_pitch: two warps of
+// NC(NC + 1)/2 elements each, rounded up to whole 16-byte vectors. A
+// smaller size would let the second warp's tile run past the block's
+// shared memory, which only memcheck on a GPU would see.
+func TestSplitBytes(t *testing.T) {
+	for _, tc := range []struct {
+		dt   cuda.DType
+		n    int
+		want int
+	}{
+		{cuda.Float64, 64, 2 * 2080 * 8},
+		{cuda.Float64, 57, 2 * 1830 * 8}, // NC = 60: 1830 elements, whole pairs
+		{cuda.Float64, 49, 2 * 1378 * 8}, // NC = 52
+		{cuda.Float32, 60, 2 * 1832 * 4}, // 1830 rounded up to a multiple of 4
+		{cuda.Float32, 64, 2 * 2080 * 4},
+	} {
+		if got := splitBytes(tc.dt, tc.n); got != tc.want {
+			t.Errorf("splitBytes(%v, %d) = %d, want %d", tc.dt, tc.n, got, tc.want)
+		}
+	}
 }
