@@ -567,39 +567,43 @@ __device__ __forceinline__ void warp_body(T* __restrict__ a, long long lda, long
 
 // The split body: potrf_warp's work for float64 above NC = 56, where
 // warp_body's 32 + NC values a lane spill (warp.go's maxWarp), and
-// potrs_warp's for float64 from NC = 52. It factors the matrix as two
-// blocks of columns, 0…31 and 32…NC−1, so a lane holds at most 64 values at
-// once.
-//
-// Shape. The matrix's lower triangle goes into the warp's packed tile
-// (tri_at: row i at i(i + 1)/2, 16.6 KB for double at NC = 64, half of
-// warp_tile's square) by cp.async, every copy in flight at once. Lane i
-// takes rows i and i + 32 of columns 0…31 from it (ra, rb) and runs
-// warp_body's steps on them; these rows of L then go back into the tile.
-// Lane i next takes row i + 32 of columns 32…NC−1 (rc) from the tile,
-// subtracts row i of L21·L21ᵀ (rb against rows 32… of the tile, read as
-// broadcasts), and factors rc with the same steps. The tile then holds L,
-// which goes out to A. potrs_split fills the tile the same way with the
-// factor and solves from it (tri_solve).
+// potrs_warp's for float64 from NC = 52. The matrix's lower triangle goes
+// into the warp's packed tile (tri_at: row i at i(i + 1)/2, 16.6 KB for
+// double at NC = 64, half of warp_tile's square) by cp.async, every copy in
+// flight at once. potrf_split factors it there left-looking by panels of
+// 16 columns: for the panel at column c0, lane i takes its rows i and
+// i + 32 of the panel's columns from the tile (32 values; rows i < 32 only
+// while c0 < 32), subtracts L(row, j)·L(c0 + k, j) for the finished columns
+// j < c0 in order (its own rows' L from the tile, the panel rows' L as
+// broadcasts), runs warp_body's steps on the panel, and puts the rows back.
+// The tile then holds L, which goes out to A. potrs_split fills the tile
+// the same way with the factor and solves from it (tri_solve).
 // Bits. Each element takes the same fused products in the same order as
-// in warp_body (step j subtracts L(i, j)·L(k, j); the block product does
-// so for j = 0…31 in order), so L and info are warp_body's bits, and
+// in warp_body (step j subtracts L(i, j)·L(k, j); the panels do so for
+// j = 0, 1, … in order), so L and info are warp_body's bits, and
 // finish_in_memory's where it takes over; X is warp_solve's. Failure,
 // padding and the other triangle follow warp_body.
 // Why. [H200] 65,536 float64 matrices, µs, one process
-// (bench/results/h200/session42/, call 1): potrf Lower n = 64 1411 against
-// potrf_cta's 1905, n = 57 1277 against 1793; Upper n = 64 1382 against
-// 2595. potrs with 1 and 16 right-hand sides, Lower n = 64 630 and 1552
-// against potrs_warp's 1543 and 2483, Upper 541 and 1492 against 1540 and
-// 2468: potrs_warp read the factor through registers, four columns at a
-// time, and its square tile (33 KB) allowed 6 warps a multiprocessor.
-// Registers (CUDA 13): potrf 178–182, potrs 140; no local memory. Below
-// NC = 60 potrf stays with warp_body: Lower n = 56 930 against 1207 here.
-// A posv kernel on this body (the factorization, then tri_solve in the same
-// warp: 184–188 registers) lost to potrf_split then potrs_split at 16
-// right-hand sides (Lower n = 64 4066 against 2962) and won little at one
-// (Upper n = 64 1827 against 1923, Lower 2168 against 2040), so Posv takes
-// the two launches.
+// (bench/results/h200/session42/, call 1): potrf_cta ran Lower n = 64 in
+// 1905, n = 57 in 1793, Upper n = 64 in 2595; potrs_warp solved Lower
+// n = 64 with 1 and 16 right-hand sides in 1543 and 2483 against
+// potrs_split's 630 and 1552, Upper 1540 and 2468 against 541 and 1492
+// (potrs_warp read the factor through registers, four columns at a time,
+// and its square tile, 33 KB a warp, allowed 6 warps a multiprocessor).
+// The first split body held two blocks of 32 columns (64 values a lane,
+// the second block's update as one product): 180 registers, 8 warps a
+// multiprocessor (call 2's ncu: the register file of each scheduler held
+// two), and with __launch_bounds__ for 12 warps it spilled 48–72 B and
+// lost (1517 against 1402, call 2). The panels take 106–138 registers, 12
+// warps: Lower n = 64 1230 against 1419, Upper 1225 against 1386, Lower
+// n = 57 1217 against 1283 (call 4). Below NC = 60 warp_body stays: Lower
+// n = 56 917 against the panels' 1043 (call 4; Upper 1310 against 1038
+// there, not taken: the tier's rule is one per type and bucket). A posv
+// kernel on the two-block body (the factorization, then tri_solve in the
+// same warp: 184–188 registers) lost to the two launches at 16 right-hand
+// sides (Lower n = 64 4066 against 2962) and won little at one (Upper
+// 1827 against 1923, Lower 2168 against 2040; call 1), so Posv takes the
+// two launches.
 
 // tri_at is the offset of L(i, k) in a packed triangle of rows.
 __device__ __forceinline__ int tri_at(int i, int k) { return i * (i + 1) / 2 + k; }
@@ -669,23 +673,25 @@ template <typename T, int K> __device__ __forceinline__ void split_put(const T (
         if (c0 + c <= r) row[c0 + c] = x[c];
 }
 
-// split_steps runs warp_body's steps j = 0…K−1 on the columns c0… of the
-// lane's rows: x (row lane + c0, whose pivot owner is lane j) and, with
-// TWO, y (a row below the block, which only takes the updates). col0 and
-// col1 are the warp's two column buffers of 32; fail as in warp_body,
-// counting from column c0.
-template <typename T, int K, bool TWO, bool FAST>
+// split_steps runs warp_body's steps j = 0…K−1 on the panel at column c0:
+// x holds rows lane + c0 − O of its columns, so the pivot of column c0 + j
+// is on lane O + j and the column buffer holds row c0 + k at O + k; with
+// TWO, y holds rows below the panel, which only take the updates. col0
+// and col1 are the warp's two column buffers of 32; fail as in warp_body,
+// counting from column 0.
+template <typename T, int K, bool TWO, int O>
 __device__ __forceinline__ void split_steps(T (&x)[K], T (&y)[K], int lane, int c0, T* col0, T* col1, int& fail) {
     using R = typename real_of<T>::type;
     constexpr int V = 16 / (int)sizeof(T);
+    static_assert(O % V == 0 && O + K <= 32, "the panel's rows are whole vectors of the column buffer");
 #pragma unroll
     for (int j = 0; j < K; ++j) {
-        const R d = __shfl_sync(0xffffffffu, re(x[j]), j);
-        if (!(FAST ? rsqrt_fast_takes(d) : d > R(0)) && fail == 0) fail = c0 + j + 1;
-        const R s = fail == 0 ? (FAST ? rsqrt_fast(d) : rsqrt_(d)) : R(0);
+        const R d = __shfl_sync(0xffffffffu, re(x[j]), O + j);
+        if (!rsqrt_fast_takes(d) && fail == 0) fail = c0 + j + 1;
+        const R s = fail == 0 ? rsqrt_fast(d) : R(0);
         const R diag = isinf(d) ? d : d * s;
-        const T lx = lane == j ? from_real<T>(diag) : scale(x[j], s);
-        x[j] = fail == c0 + j + 1 && lane == j ? from_real<T>(d) : lx;
+        const T lx = lane == O + j ? from_real<T>(diag) : scale(x[j], s);
+        x[j] = fail == c0 + j + 1 && lane == O + j ? from_real<T>(d) : lx;
         T ly = from_real<T>(R(0));
         if constexpr (TWO) {
             ly = scale(y[j], s);
@@ -698,7 +704,7 @@ __device__ __forceinline__ void split_steps(T (&x)[K], T (&y)[K], int lane, int 
 #pragma unroll
         for (int kb = 0; kb < K; kb += V) {
             if (kb + V <= j + 1) continue;
-            const pack<T> p = *reinterpret_cast<const pack<T>*>(col + kb);
+            const pack<T> p = *reinterpret_cast<const pack<T>*>(col + O + kb);
 #pragma unroll
             for (int e = 0; e < V; ++e) {
                 const int k = kb + e;
@@ -708,6 +714,45 @@ __device__ __forceinline__ void split_steps(T (&x)[K], T (&y)[K], int lane, int 
                 }
             }
         }
+    }
+}
+
+// split_panel factors the columns C0…C0+15 below NC in the tile (the
+// comment above): the lane's rows of the panel from the tile, the products
+// of the finished columns subtracted, the panel's steps, the rows back.
+template <typename T, int NC, int C0>
+__device__ __forceinline__ void split_panel(T* tile, int lane, int n, T* col0, T* col1, int& fail) {
+    if constexpr (C0 < NC) {
+        constexpr int K = 16;
+        constexpr bool TOP = C0 < 32; // rows lane (x) still have columns here
+        const int ib = lane + 32;
+        T x[K], y[K];
+        if constexpr (TOP) split_row<T, K>(x, tile, lane, C0, n);
+        split_row<T, K>(y, tile, ib, C0, n);
+        const T* const own_x = tile + tri_at(lane, 0);
+        const T* const own_y = tile + tri_at(ib < NC ? ib : 0, 0);
+#pragma unroll 4
+        for (int j = 0; j < C0; ++j) {
+            const T lx = TOP ? own_x[j] : from_real<T>(0);
+            const T ly = ib < NC ? own_y[j] : from_real<T>(0);
+#pragma unroll
+            for (int c = 0; c < K; ++c) {
+                if (C0 + c >= NC) break; // padding columns: nothing in the tile
+                const T p = tile[tri_at(C0 + c, j)];
+                if constexpr (TOP) x[c] = sub_mul_conj(x[c], lx, p);
+                y[c] = sub_mul_conj(y[c], ly, p);
+            }
+        }
+        if constexpr (TOP) {
+            split_steps<T, K, true, C0>(x, y, lane, C0, col0, col1, fail);
+        } else {
+            T none[K]; // split_steps' second rows, unused without TWO
+            split_steps<T, K, false, C0 - 32>(y, none, lane, C0, col0, col1, fail);
+        }
+        __syncwarp(); // every lane has read its rows and the panel's before they are rewritten
+        if constexpr (TOP) split_put<T, K>(x, tile, lane, C0);
+        if (ib < NC) split_put<T, K>(y, tile, ib, C0);
+        __syncwarp();
     }
 }
 
@@ -736,14 +781,12 @@ __global__ void potrf_split(T* __restrict__ a, long long lda, long long stride, 
     static_assert(NC > 32 && NC <= 64 && NC % 4 == 0, "NC is a multiple of 4 in (32, 64]");
     using R = typename real_of<T>::type;
     static_assert(sizeof(R) == sizeof(T), "the warp tier's types are real");
-    constexpr int NC2 = NC - 32; // columns of the second block
     __shared__ pack<T> column[2][kWarpTier][32 * sizeof(T) / 16];
 
     const int lane = threadIdx.x % 32;
     const int warp = threadIdx.x / 32;
     const long long m = (long long)blockIdx.x * kWarpTier + warp;
     if (m >= count) return; // the whole warp: the kernel has no block-wide barrier
-    const int ib = lane + 32;
     T* const am = a + m * stride;
     T* const tile = split_tile<T, NC>(warp);
     T* const col0 = reinterpret_cast<T*>(&column[0][warp][0]);
@@ -752,35 +795,10 @@ __global__ void potrf_split(T* __restrict__ a, long long lda, long long stride, 
     split_fill<T, UPPER>(tile, am, lda, n, lane);
     __syncwarp();
     int fail = 0;
-    {
-        T ra[32], rb[32];
-        split_row<T, 32>(ra, tile, lane, 0, n);
-        split_row<T, 32>(rb, tile, ib, 0, n);
-        split_steps<T, 32, true, true>(ra, rb, lane, 0, col0, col1, fail);
-        __syncwarp(); // every lane has read its rows (the tile's) before they are rewritten
-        split_put<T, 32>(ra, tile, lane, 0);
-        if (ib < NC) split_put<T, 32>(rb, tile, ib, 0);
-        __syncwarp();
-        if (fail == 0) { // uniform over the warp
-            T rc[NC2];
-            split_row<T, NC2>(rc, tile, ib, 32, n);
-            // rc −= (L21·L21ᵀ)(lane, ·): for each column k of the block, the
-            // products of j = 0…31 in order, as warp_body's steps take them.
-#pragma unroll
-            for (int k = 0; k < NC2; ++k) {
-                const T* const lk = tile + tri_at(32 + k, 0); // row 32 + k of L, columns 0…31
-#pragma unroll
-                for (int j = 0; j < 32; ++j) {
-                    if (j % 8 == 0) asm volatile("" ::: "memory"); // 8 reads in flight at most
-                    rc[k] = sub_mul_conj(rc[k], rb[j], lk[j]);
-                }
-            }
-            T none[NC2];
-            split_steps<T, NC2, false, true>(rc, none, lane, 32, col0, col1, fail);
-            if (ib < NC) split_put<T, NC2>(rc, tile, ib, 32);
-            __syncwarp();
-        }
-    }
+    split_panel<T, NC, 0>(tile, lane, n, col0, col1, fail);
+    if (fail == 0) split_panel<T, NC, 16>(tile, lane, n, col0, col1, fail); // uniform over the warp
+    if (fail == 0) split_panel<T, NC, 32>(tile, lane, n, col0, col1, fail);
+    if (fail == 0) split_panel<T, NC, 48>(tile, lane, n, col0, col1, fail);
 
     // L out of the tile: columns before last (every one when fail = 0) and
     // the failing pivot.
@@ -874,7 +892,8 @@ __global__ void posv_warp(T* __restrict__ a, long long lda, long long stride, in
 // substitution does. info, when not null, is a factorization's: a warp
 // whose matrix has info ≠ 0 returns at once, B neither read nor written
 // (posv.Posv factors and then solves in two launches where posv_warp would
-// spill: float64 Upper above 48 and n = 57…64). For double it takes 142
+// spill: float64 Upper above 48 and n = 57…64). float64 from NC = 52 takes
+// potrs_split instead (the split body's comment). For double it takes 142
 // registers and no local memory at every bucket to NC = 64 (CUDA 13), and
 // solved 65,536 float64 systems of order 64 with 1, 4 and 16 right-hand
 // sides in 1524, 1666, 2463 µs against potrs_cta's 2881, 2906, 4675

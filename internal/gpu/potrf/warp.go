@@ -47,7 +47,7 @@ func (p *perType) of(dtype cuda.DType) int {
 // 310, 48 209 against 340, 56 252 against 465; posv with one right-hand
 // side n = 48 275 against 651, 56 396 against 833, with 16 n = 48 477
 // against 972. float64's buckets 60 and 64 factor on the split body
-// instead (warpSplit), at most 64 values a lane. complex64 (as wide as
+// instead (warpSplit), 32 values a lane. complex64 (as wide as
 // float64, with more registers for its arithmetic) has not been tried.
 var maxWarp = perType{cuda.Float32: 64, cuda.Float64: 64}
 
@@ -90,10 +90,11 @@ const warpPerBlock = 2
 func warpCols(n int) int { return (n + 3) / 4 * 4 }
 
 // warpSplit reports whether potrf_warp's bucket nc of dt is potrf_split
-// (warp.cu's split body): float64 from NC = 60, where warp_body spills
-// (maxWarp). Below, float64 Lower stayed with warp_body: [H200] 65,536
-// matrices, n = 56, 930 µs against the split body's 1207
-// (bench/results/h200/session42/, call 1).
+// (warp.cu's split body, by panels of 16 columns): float64 from NC = 60,
+// where warp_body spills (maxWarp). Below, float64 Lower stayed with
+// warp_body: [H200] 65,536 matrices, n = 56, 917 µs against the panels'
+// 1043 (bench/results/h200/session42/, call 4; Upper 1310 against 1038,
+// left for a rule that tells the triangles apart).
 func warpSplit(dt cuda.DType, nc int) bool { return dt == cuda.Float64 && nc >= 60 }
 
 // potrsSplit reports whether potrs_warp's bucket nc of dt is potrs_split

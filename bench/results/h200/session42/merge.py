@@ -1,22 +1,23 @@
 # merge.py: writes session 42's measured rows into the committed tables in tuned/, run from the repository root with
-# call 3's logs unpacked under /tmp/s42 (tar xJf call3-logs.tar.xz -C /tmp/s42). Rows are copied as tune wrote them,
+# calls 3 and 5's logs unpacked under /tmp/s42 (tar xJf callN-logs.tar.xz -C /tmp/s42). Rows are copied as tune wrote them,
 # replacing the rows they measure again (every row of the order n = 64 of these tables), and the table put in key
 # order; a note goes after the last session's note. A table that has its note already is left alone.
 import sys
 
 N64 = lambda k: k[1] == 64
 TABLES = [
-    ("potrf.float64", ["logs3/t42a"], N64,
+    ("potrf.float64", ["logs5/u42a"], N64,
      ["Session 42 measured the rows n = 64 again, both triangles, after float64's warp tier went to n = 64 (potrf_split:",
-      "two blocks of columns, at most 64 values a lane): batchlas tune potrf --device cuda:0 --dtype float64 --n 64",
+      "left-looking by panels of 16 columns, a packed tile): batchlas tune potrf --device cuda:0 --dtype float64 --n 64",
       "--batch 1,2,4,8,16,64,256,1024,4096,16384,65536 --uplo L,U --inputs gpumode --max-mib 4096 --time 20ms --count 3",
-      "(call 3); native:warp leads every row, native:cta (first before) second. bench/results/h200/session42/ has the",
-      "commands, logs, journals and this merge.py."]),
-    ("posv.float64", ["logs3/t42b"], N64,
+      "(call 5, the final kernels; call 3 measured the first split body); native:warp leads every row but Upper with 2 to",
+      "8 matrices (native:cta by under 0.1 µs). bench/results/h200/session42/ has the commands, logs, journals and this",
+      "merge.py."]),
+    ("posv.float64", ["logs5/u42b"], N64,
      ["Session 42 measured the rows n = 64 again, both triangles, after Posv there became potrf_split then potrs_split",
       "(potrf_cta then potrs_warp before): batchlas tune posv --device cuda:0 --dtype float64 --n 64 --uplo L,U --nrhs",
-      "1,4,16 --batch 1024,16384,65536 --max-mib 2048 --time 20ms --count 3 (call 3). bench/results/h200/session42/",
-      "has the commands, logs, journals and this merge.py."]),
+      "1,4,16 --batch 1024,16384,65536 --max-mib 2048 --time 20ms --count 3 (call 5, the final kernels).",
+      "bench/results/h200/session42/ has the commands, logs, journals and this merge.py."]),
     ("potrs.float64", ["logs3/t42c"], N64,
      ["Session 42 measured the rows n = 64 again, both triangles, after potrs_warp's float64 buckets from 52 became",
       "potrs_split (the factor in a packed tile filled by cp.async); the Lower row at 65,536 systems had kept an old",
