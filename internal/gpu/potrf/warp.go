@@ -93,8 +93,12 @@ func warpCols(n int) int { return (n + 3) / 4 * 4 }
 // (warp.cu's split body, by panels of 16 columns): float64 from NC = 60,
 // where warp_body spills (maxWarp). Below, float64 Lower stayed with
 // warp_body: [H200] 65,536 matrices, n = 56, 917 µs against the panels'
-// 1043 (bench/results/h200/session42/, call 4; Upper 1310 against 1038,
-// left for a rule that tells the triangles apart).
+// 1043 (bench/results/h200/session42/, call 4). So did Upper, where the
+// panels win only at large batches: float64 Upper n = 56, the panels
+// against warp_body, 1040 against 1320 µs at 65,536 matrices (call 6's
+// A/B of the CLIs); in call 6's tune against the table's row (session
+// 30's), 84.8 against 89.8 at 4,096, but 27.7 against 23.5 at 1,024 and
+// 19.3 against 15.9 for one matrix (native:cta 17.9 in both calls).
 func warpSplit(dt cuda.DType, nc int) bool { return dt == cuda.Float64 && nc >= 60 }
 
 // potrsSplit reports whether potrs_warp's bucket nc of dt is potrs_split
