@@ -598,7 +598,7 @@ __device__ __forceinline__ void warp_body(T* __restrict__ a, long long lda, long
 // warps: Lower n = 64 1230 against 1419, Upper 1225 against 1386, Lower
 // n = 57 1217 against 1283 (call 4). Below NC = 60 warp_body stays: Lower
 // n = 56 917 against the panels' 1043 (call 4; Upper 1310 against 1038
-// there, not taken: the tier's rule is one per type and bucket). A posv
+// there, but slower at small batches: warp.go's warpSplit). A posv
 // kernel on the two-block body (the factorization, then tri_solve in the
 // same warp: 184–188 registers) lost to the two launches at 16 right-hand
 // sides (Lower n = 64 4066 against 2962) and won little at one (Upper

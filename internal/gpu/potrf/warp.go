@@ -169,6 +169,7 @@ func warpWide(dt cuda.DType) bool { return dt == cuda.Float32 }
 // at once (16-byte aligned columns). Moving aligned columns in place, as
 // posv_warp's float64 does below NC = 48, lost to the tile everywhere
 // measured but n = 48 at 65,536 matrices (warp.cu's comment at the top).
+// Where warpSplit says, potrf_split's Lower and Upper instead.
 func warpKernelNames(dt cuda.DType, nc int) []string {
 	if warpSplit(dt, nc) {
 		return []string{
@@ -401,11 +402,11 @@ func warpLaunch(s *cuda.Stream, k *cuda.Kernel, count, shared int, args *cuda.Ar
 
 // CanPosvWarp reports whether posv_warp solves systems of order n, type
 // dtype and triangle uplo: nil where CanRunWarp is (MaxN < n ≤
-// MaxWarpFor(dtype), float32 and float64, and n = 0) but float64 Upper
-// above 48 (posvWarpMax), or an error wrapping core.ErrUnsupported
-// (another order, type or triangle; maxWarp and posvWarpMax say why),
-// core.ErrShape or core.ErrArgument. posv.Posv takes posv_warp exactly
-// where this is nil.
+// MaxWarpFor(dtype), float32 and float64, and n = 0) but float64 above 56
+// and float64 Upper above 48 (posvWarpMax), or an error wrapping
+// core.ErrUnsupported (another order, type or triangle; maxWarp and
+// posvWarpMax say why), core.ErrShape or core.ErrArgument. posv.Posv takes
+// posv_warp exactly where this is nil.
 func CanPosvWarp(dtype cuda.DType, uplo core.Uplo, n int) error {
 	if err := CanRunWarp(dtype, n); err != nil {
 		return err
