@@ -508,3 +508,26 @@ func TestSplitBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestPosvWideBytes pins posvWideBytes to warp.cu's posv_wide_tile: per
+// warp NC rows of the wide tile's pitch (an odd number of 16-byte chunks,
+// wide_pitch) or of the solve's NC + 1, whichever is longer. A smaller size
+// would let posv_warp's wide tile run past the block's shared memory.
+func TestPosvWideBytes(t *testing.T) {
+	for _, tc := range []struct {
+		dt   cuda.DType
+		n    int
+		want int
+	}{
+		{cuda.Float32, 64, 2 * 64 * 68 * 4}, // 16 chunks → 17: pitch 68 > 65
+		{cuda.Float32, 36, 2 * 36 * 37 * 4}, // 9 chunks: pitch 36 < 37
+		{cuda.Float32, 40, 2 * 40 * 44 * 4}, // 10 chunks → 11: pitch 44
+		{cuda.Float64, 48, 2 * 48 * 50 * 8}, // 24 chunks → 25: pitch 50 > 49
+		{cuda.Float64, 45, 2 * 48 * 50 * 8}, // NC = 48 too
+		{cuda.Float64, 56, 2 * 56 * 58 * 8}, // 28 chunks → 29: pitch 58
+	} {
+		if got := posvWideBytes(tc.dt, tc.n); got != tc.want {
+			t.Errorf("posvWideBytes(%v, %d) = %d, want %d", tc.dt, tc.n, got, tc.want)
+		}
+	}
+}
