@@ -33,7 +33,8 @@ func Builtin() []*Op {
 	// The factor-and-solve kernels of internal/gpu/posv: register-resident
 	// up to posv.MaxN, then potrf's warp tier for float32 and float64
 	// (posv_warp, or the factorization and then potrs_warp, where posv_warp
-	// would spill; potrs_warp to n = 64) or posv_cta and potrs_cta.
+	// would spill or, for float64, many right-hand sides solve faster apart;
+	// potrs_warp to n = 64) or posv_cta and potrs_cta.
 	fused := func() []Candidate {
 		return []Candidate{{Name: "native:fused", CanRun: nativeUpTo(posv.MaxPosvN)}}
 	}

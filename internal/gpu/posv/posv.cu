@@ -47,7 +47,10 @@
 // barrier that follows its last read of it) and read as 16-byte vectors:
 // kernel-lessons §11, a shared broadcast instead of NR shuffles per step.
 // The same code solves in both kernels, on the same slots, so posv_reg's X
-// is bit-identical to potrs_reg's on potrf_reg's factor.
+// is bit-identical to potrs_reg's on potrf_reg's factor. For a whole warp
+// (n = 17…32) of a real type with full chunks, solve_halves takes the same
+// steps with the chunk's columns dealt to the two half-warps, two rows a
+// lane (solve_tier says where and why); X keeps its bits.
 //
 // Shared layout per group, in 16-byte units: NC column slots of an odd
 // number of units each (lanes reading their own slots at the same offset
@@ -305,6 +308,152 @@ __device__ __forceinline__ void solve(int lane, bool ok, int nrhs, T* __restrict
     }
 }
 
+// solve_halves is solve for groups of a whole warp (N = 32, n = 17…32):
+// each half-warp takes H = NR/2 of a chunk's columns, and its lane i holds
+// rows i and i + 16 of them, x[0] and x[1]. The steps, their order and
+// every product are solve's, so X has its bits (row j's lane in each half
+// gives z_j, or x_k, to its half through the half's part of the buffer;
+// dinv of both rows comes by shuffle from their lanes). What changes is the
+// shared-memory traffic a step: a published value serves two rows instead
+// of one, and a half's loads of M are 16 addresses (warp.cu's tri_solve
+// does the same for the warp tier). okm says whether the matrix's rows of
+// B are read and written (a real matrix that factored), bm is B(0, 0).
+template <typename T, int N, int NC, int NR, int THREADS>
+__device__ __forceinline__ void solve_halves(int lane, bool okm, int n, int nrhs, T* __restrict__ bm, long long ldb,
+                                             const T* slots, T* xbuf, typename real_of<T>::type dinv) {
+    using R = typename real_of<T>::type;
+    using S = layout<T, N, NC, NR, THREADS>;
+    static_assert(N == 32 && NR >= 2, "a whole warp, two columns or more");
+    constexpr int V = S::V;
+    constexpr int H = NR / 2;            // columns a half holds
+    constexpr int K = H < V ? H : V;     // elements per x access
+    using X = vec<T, K>;
+    const int i = lane % 16, h = lane / 16;
+    // Row i + 16 exists below NC only for some lanes; the others take row
+    // 0's slot (M's zeros on and above the diagonal: they add exact zeros)
+    // and their second row is neither stored nor published.
+    const bool two = i + 16 < NC;
+    const int me1 = two ? i + 16 : 0;
+    const T* const mine0 = slots + i * S::slot;
+    const T* const mine1 = slots + me1 * S::slot;
+    const R dinv0 = __shfl_sync(0xffffffffu, dinv, i);
+    const R dinv1 = __shfl_sync(0xffffffffu, dinv, two ? i + 16 : i);
+    const bool ok0 = okm && i < n, ok1 = okm && i + 16 < n;
+    const long long ldbs = opaque(ldb);
+
+#pragma unroll 1
+    for (int c0 = 0; c0 < nrhs; c0 += NR) {
+        const int cf = c0 + h * H; // the half's first column
+        T x[2][H];
+        const T* const in = bm + cf * ldb;
+#pragma unroll
+        for (int c = 0; c < H; ++c) {
+            x[0][c] = x[1][c] = from_real<T>(R(0));
+            if (ok0 && cf + c < nrhs) x[0][c] = in[c * ldb + i];
+            if (ok1 && cf + c < nrhs) x[1][c] = in[c * ldb + i + 16];
+        }
+
+        // M·z = b: step j publishes z_j from row j's lane in each half.
+#pragma unroll
+        for (int j = 0; j < NC; ++j) {
+            T* const buf = xbuf + (j & 1) * S::xbuf + h * H;
+            const T l0 = slots[j * S::slot + i];   // M(i, j)
+            const T l1 = slots[j * S::slot + me1]; // M(i + 16, j)
+            if (i == j % 16) {
+#pragma unroll
+                for (int c = 0; c < H; c += K) {
+                    X w;
+#pragma unroll
+                    for (int e = 0; e < K; ++e) w.v[e] = x[j / 16][c + e];
+                    *reinterpret_cast<X*>(buf + c) = w;
+                }
+            }
+            __syncwarp();
+#pragma unroll
+            for (int c = 0; c < H; c += K) {
+                const X w = *reinterpret_cast<const X*>(buf + c);
+#pragma unroll
+                for (int e = 0; e < K; ++e) {
+                    x[0][c + e] = sub_mul(x[0][c + e], l0, w.v[e]);
+                    x[1][c + e] = sub_mul(x[1][c + e], l1, w.v[e]);
+                }
+            }
+        }
+
+#pragma unroll
+        for (int c = 0; c < H; ++c) {
+            x[0][c] = scale(scale(x[0][c], dinv0), dinv0);
+            x[1][c] = scale(scale(x[1][c], dinv1), dinv1);
+        }
+
+        // Mᴴ·x = w, steps NC-1 … 0, buffers by solve's parity.
+        pack<T> column0, column1; // elements k-V+1..k of the rows' slots
+#pragma unroll
+        for (int k = NC - 1; k >= 0; --k) {
+            T* const buf = xbuf + ((2 * NC - 1 - k) & 1) * S::xbuf + h * H;
+            if (k % V == V - 1) {
+                column0 = *reinterpret_cast<const pack<T>*>(mine0 + (k - V + 1));
+                column1 = *reinterpret_cast<const pack<T>*>(mine1 + (k - V + 1));
+            }
+            if (i == k % 16) {
+#pragma unroll
+                for (int c = 0; c < H; c += K) {
+                    X w;
+#pragma unroll
+                    for (int e = 0; e < K; ++e) w.v[e] = x[k / 16][c + e];
+                    *reinterpret_cast<X*>(buf + c) = w;
+                }
+            }
+            __syncwarp();
+            const T l0 = column0.v[k % V], l1 = column1.v[k % V]; // M(k, i), M(k, i + 16)
+#pragma unroll
+            for (int c = 0; c < H; c += K) {
+                const X w = *reinterpret_cast<const X*>(buf + c);
+#pragma unroll
+                for (int e = 0; e < K; ++e) {
+                    x[0][c + e] = sub_mul_conj(x[0][c + e], w.v[e], l0);
+                    x[1][c + e] = sub_mul_conj(x[1][c + e], w.v[e], l1);
+                }
+            }
+        }
+
+        T* const out = bm + opaque(cf * ldb);
+#pragma unroll
+        for (int c = 0; c < H; ++c) {
+            if (ok0 && cf + c < nrhs) out[c * ldbs + i] = x[0][c];
+            if (ok1 && cf + c < nrhs) out[c * ldbs + i + 16] = x[1][c];
+        }
+    }
+}
+
+// solve_tier is how posv_reg and potrs_reg solve: solve_halves for a whole
+// warp of a real type with full chunks (64 bytes of right-hand sides a row:
+// float 16, double 8), solve otherwise. bm is B(0, 0) of the matrix, okm
+// whether the matrix's B is read and written. [H200] 65,536 systems, µs,
+// Lower, the halves against solve (lab/halves.py,
+// bench/results/h200/session43/, call 5): float n = 32 with 16 right-hand
+// sides, posv_reg 437.7 against 525.2, potrs_reg 334.8 against 473.8 (n =
+// 24: 306.3 against 387.3, 246.6 against 319.2); double n = 32 with 16,
+// 710.1 against 849.2 and 598.3 against 689.8, with 8 519.1 against 580.9
+// and 423.3 against 429.5 (n = 24 with 8: 343.6 against 418.2, 273.2
+// against 338.6). Elsewhere they lost somewhere: narrower chunks (double
+// with 4, potrs_reg n = 24: 249.4 against 199.9; float with 8, posv_reg
+// n = 32: 378.6 against 367.9), complex float's posv_reg (214 registers
+// against 151: n = 32 with 16, 1839.9 against 1681.0) and complex double's
+// potrs_reg (n = 32 with 16, 1953.9 against 1704.1). Double with 16
+// columns a chunk (NR = 16) helped posv_reg a little more (675.9) but
+// lost with potrs_reg at n = 24 (486.5 against 406.7), so the chunks stay
+// 64 bytes.
+template <typename T, int N, int NC, int NR, int THREADS>
+__device__ __forceinline__ void solve_tier(int lane, bool okm, int n, int nrhs, T* __restrict__ bm, long long ldb,
+                                           const T* slots, T* xbuf, typename real_of<T>::type dinv) {
+    constexpr bool real = sizeof(typename real_of<T>::type) == sizeof(T);
+    if constexpr (N == 32 && real && NR * sizeof(T) == 64)
+        solve_halves<T, N, NC, NR, THREADS>(lane, okm, n, nrhs, bm, ldb, slots, xbuf, dinv);
+    else
+        solve<T, N, NC, NR, THREADS>(lane, okm && lane < n, nrhs, bm + lane, ldb, slots, xbuf, dinv);
+}
+
 // posv_reg: N lanes per matrix (4, 8, 16 or 32); NC columns held, a multiple
 // of 4 with n ≤ NC ≤ N; NR right-hand sides per chunk; UPPER: the triangle
 // that holds A; THREADS per block.
@@ -395,7 +544,7 @@ __global__ void posv_reg(T* __restrict__ a, long long lda, long long stride_a, T
     }
     const R dinv = R(1) / diag;
     unit_columns<T, N, NC, NR, THREADS>(lane, slots, dinv);
-    solve<T, N, NC, NR, THREADS>(lane, mine && fail == 0, nrhs, b + m * stride_b + lane, ldb, slots, xbuf, dinv);
+    solve_tier<T, N, NC, NR, THREADS>(lane, active && fail == 0, n, nrhs, b + m * stride_b, ldb, slots, xbuf, dinv);
 }
 
 // potrs_reg: posv_reg's solve on a given factor, held in the uplo triangle
@@ -440,5 +589,5 @@ __global__ void potrs_reg(const T* __restrict__ a, long long lda, long long stri
     __syncwarp();
     const R dinv = R(1) / diag;
     unit_columns<T, N, NC, NR, THREADS>(lane, slots, dinv);
-    solve<T, N, NC, NR, THREADS>(lane, mine, nrhs, b + m * stride_b + lane, ldb, slots, xbuf, dinv);
+    solve_tier<T, N, NC, NR, THREADS>(lane, active, n, nrhs, b + m * stride_b, ldb, slots, xbuf, dinv);
 }

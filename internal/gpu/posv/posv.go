@@ -9,7 +9,8 @@
 // to n = 64 (potrf.CanPotrsWarp); Posv posv_warp up to 64 for float32 and
 // 56 for float64, Upper 48 (potrf.CanPosvWarp), and above that to 64 the
 // factorization (potrf_warp) and then potrs_warp, two launches where
-// posv_warp's registers would spill.
+// posv_warp's registers would spill; float64 takes the two launches below
+// that too where the right-hand sides are many (solveApart).
 package posv
 
 import (
@@ -303,12 +304,12 @@ func check(o operands) error {
 // Argument errors return before anything is queued; n > MaxPosvN is an
 // error wrapping core.ErrUnsupported. Above MaxN the work is
 // potrf.PosvWarp's where potrf.CanPosvWarp allows (float32 up to n = 64,
-// float64 up to 56, Upper 48), whose factor is bit-identical to
-// potrf.PotrfWarp's; else, where potrf.CanPotrsWarp allows (float64 Upper
-// 49…64, Lower 57…64), potrf.PotrfWarp's followed by potrf.PotrsWarp's on
-// the matrices that did not fail; else potrf.PosvCTA's, whose factor is
-// bit-identical to potrf.PotrfCTA's. Each way X has the bits Potrs gives
-// for its factor.
+// float64 up to 56, Upper 48) and solveApart does not, whose factor is
+// bit-identical to potrf.PotrfWarp's; else, where potrf.CanPotrsWarp
+// allows (float64 up to 64), potrf.PotrfWarp's followed by
+// potrf.PotrsWarp's on the matrices that did not fail; else
+// potrf.PosvCTA's, whose factor is bit-identical to potrf.PotrfCTA's. Each
+// way X has the bits Potrs gives for its factor.
 func Posv[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int, a cuda.DevicePtr, lda int, strideA int64,
 	b cuda.DevicePtr, ldb int, strideB int64, count int, info cuda.DevicePtr) error {
 	dt := cuda.DTypeOf[T]()
@@ -325,7 +326,7 @@ func Posv[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int, a cuda.Dev
 		return cuda.MemsetD32(s, info, 0, int64(count))
 	}
 	if n > MaxN {
-		if potrf.CanPosvWarp(dt, uplo, n) == nil {
+		if potrf.CanPosvWarp(dt, uplo, n) == nil && !solveApart(dt, uplo, n, nrhs, count) {
 			return potrf.PosvWarp[T](s, uplo, n, nrhs, a, lda, strideA, b, ldb, strideB, count, info)
 		}
 		if potrf.CanPotrsWarp(dt, uplo, n) == nil {
@@ -340,11 +341,11 @@ func Posv[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int, a cuda.Dev
 }
 
 // factorThenSolve is Posv where posv_warp would spill and potrs_warp does
-// not (float64 Upper 49…64, Lower 57…64): potrf_warp (potrf_split from
-// NC = 60), then potrs_warp (potrs_split from NC = 52) on the same stream,
-// which skips the matrices whose info is not 0. A is read and written
-// twice, B once. [H200] 65,536 float64 systems, 1, 4 and 16 right-hand
-// sides, µs against posv_cta on the same inputs
+// not (float64 Upper 49…64, Lower 57…64), or where solveApart says:
+// potrf_warp (potrf_split from NC = 60), then potrs_warp (potrs_split for
+// float64) on the same stream, which skips the matrices whose info is not
+// 0. A is read and written twice, B once. [H200] 65,536 float64 systems,
+// 1, 4 and 16 right-hand sides, µs against posv_cta on the same inputs
 // (bench/results/h200/session30/, lab2): Upper n = 56 (potrf_warp, then
 // potrs_warp as it was) 2342, 2476, 3054 against 3824, 3835, 5622. A posv
 // kernel on the split body lost to these two launches (warp.cu's comment
@@ -355,6 +356,38 @@ func factorThenSolve[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int,
 		return err
 	}
 	return potrf.PotrsWarp[T](s, uplo, n, nrhs, a, lda, strideA, b, ldb, strideB, count, info)
+}
+
+// solveApart reports whether Posv factors and solves in two launches
+// (factorThenSolve) where posv_warp could do both: float64 with many
+// right-hand sides, where the solve outweighs reading A twice.
+// potrs_split's half-warp chunks (warp.cu's tri_solve) solve faster than
+// posv_warp, whose 242 registers at NC = 48 (the factorization's) leave 8
+// warps a multiprocessor for its solve. [H200] float64, µs, posv_warp
+// against the two launches, the same X (bench/results/h200/session43/,
+// call 3, lab/edges.py), 65,536 systems: Lower n = 48 1835 against 1633
+// with 16 right-hand sides, but 1672 against 1701 with 12 and 1300 against
+// 1397 with 8; n = 52 2427 against 1869 with 16, 2388 against 1952 with
+// 12, 1435 against 1596 with 8; n = 56 3235 against 2020 with 16, 3302
+// against 2110 with 12; n = 36…44 posv_warp led at 8 to 32 (n = 44 with
+// 16: 1419 against 1485). Upper n = 36…48: the two launches led at 8, 12,
+// 16 and 32 (n = 48 1619 against 1446 with 8, 1769 against 1690 with 16;
+// n = 36 1351 against 1308 with 16). 16,384 systems ranked them the same
+// way. Below 8 right-hand sides posv_warp stays (not measured against),
+// and below 16,384 systems, where two launches cost more than they save:
+// 1,024 systems of n = 48 with 16 right-hand sides took 48.4 µs Lower and
+// 52.6 Upper in two launches against posv_warp's 42.4 and 36.8 (call 4's
+// tune against the tables' rows); between 1,024 and 16,384 it was not
+// measured.
+func solveApart(dt cuda.DType, uplo core.Uplo, n, nrhs, count int) bool {
+	if dt != cuda.Float64 || count < 16384 {
+		return false
+	}
+	if uplo == core.Upper {
+		return nrhs >= 8
+	}
+	nc := (n + 3) / 4 * 4 // the warp tier's bucket
+	return nc >= 52 && nrhs > 8 || nc >= 48 && nrhs >= 16
 }
 
 // Potrs queues on s the solution of A·X = B for count n×n matrices A given

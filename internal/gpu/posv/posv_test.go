@@ -80,6 +80,35 @@ func TestShape(t *testing.T) {
 	}
 }
 
+// TestSolveApart pins Posv's choice between posv_warp and the two launches
+// to the points solveApart's comment measured: float64 only, from 16,384
+// systems; Upper from 8 right-hand sides; Lower from 16 at NC = 48 and
+// above 8 from NC = 52.
+func TestSolveApart(t *testing.T) {
+	const many = 16384
+	for _, c := range []struct {
+		dt    cuda.DType
+		uplo  core.Uplo
+		n     int
+		nrhs  int
+		apart bool
+	}{
+		{cuda.Float32, core.Lower, 56, 32, false}, {cuda.Float32, core.Upper, 48, 16, false},
+		{cuda.Float64, core.Upper, 33, 7, false}, {cuda.Float64, core.Upper, 33, 8, true}, {cuda.Float64, core.Upper, 48, 16, true},
+		{cuda.Float64, core.Lower, 44, 32, false}, {cuda.Float64, core.Lower, 45, 15, false}, {cuda.Float64, core.Lower, 45, 16, true},
+		{cuda.Float64, core.Lower, 48, 12, false}, {cuda.Float64, core.Lower, 49, 8, false}, {cuda.Float64, core.Lower, 49, 9, true},
+		{cuda.Float64, core.Lower, 56, 8, false}, {cuda.Float64, core.Lower, 56, 12, true},
+	} {
+		if got := solveApart(c.dt, c.uplo, c.n, c.nrhs, many); got != c.apart {
+			t.Errorf("solveApart(%v, %v, n = %d, nrhs = %d, count = %d) = %v, want %v", c.dt, c.uplo, c.n, c.nrhs, many, got, c.apart)
+		}
+		// Fewer systems: posv_warp always.
+		if solveApart(c.dt, c.uplo, c.n, c.nrhs, many-1) {
+			t.Errorf("solveApart(%v, %v, n = %d, nrhs = %d, count = %d) = true, want false", c.dt, c.uplo, c.n, c.nrhs, many-1)
+		}
+	}
+}
+
 func TestArguments(t *testing.T) {
 	const a, b, info = cuda.DevicePtr(1 << 20), cuda.DevicePtr(1 << 22), cuda.DevicePtr(1 << 24)
 	valid := operands{"posv", cuda.Float64, core.Lower, 8, 3, a, 9, 80, b, 10, 31, 5, info, true}
@@ -280,10 +309,11 @@ var nrhsList = []int{0, 1, 2, 3, 4, 5, 8, 9, 16, 17}
 // side of its 16-column panel edges and its ceiling; 55, 56 and 57 are each
 // side of float64's posv_warp ceiling, where Posv goes from posv_warp to
 // potrf_warp and potrs_warp, 48 and 49 of its Upper posv_warp's; 57 and
-// 63, 64 sit either side of float64's split edges (potrs_split from
-// NC = 52, potrf_split from 60), 49 too; 44 and 45 sit
-// either side of the bucket edge (NC = 48 from 45) where float64's aligned
-// Upper goes from in place to the wide tile (potrf's posvWide).
+// 63, 64 sit either side of float64's potrf_split edge (NC = 60); 44 and
+// 45 sit either side of the bucket edge (NC = 48 from 45) where float64's
+// aligned Upper goes from in place to the wide tile (potrf's posvWide),
+// and where float64 Lower Posv with 16 right-hand sides goes from
+// posv_warp to two launches (solveApart), 48 and 49 where it does with 9.
 var posvCTASizes = []int{33, 40, 44, 45, 47, 48, 49, 55, 56, 57, 63, 64}
 
 // TestPosv solves, for every type, both triangles, n = 1…32 and
@@ -475,6 +505,58 @@ func posvCase[T core.Scalar](t *testing.T, s *cuda.Stream, uplo core.Uplo, n, co
 		}
 	}
 	return worst, worstAt
+}
+
+// TestPosvApart checks Posv where solveApart sends it to two launches
+// (float64, 16,384 systems or more, many right-hand sides): the factor,
+// info and X to the bit as potrf.PosvWarp gives them in one kernel, on
+// 16,384 copies of a mixed batch (failing and NaN matrices among them)
+// with lda > n, each side of the Lower rule's bucket edge and in Upper.
+// TestPosv's batches are too small to reach the two launches there.
+func TestPosvApart(t *testing.T) {
+	s := gputest.Stream(t)
+	const count = 16384
+	for _, c := range []struct {
+		uplo    core.Uplo
+		n, nrhs int
+	}{{core.Lower, 48, 16}, {core.Lower, 49, 9}, {core.Upper, 40, 8}} {
+		t.Run(fmt.Sprintf("%v/n=%d/nrhs=%d", c.uplo, c.n, c.nrhs), func(t *testing.T) {
+			if !solveApart(cuda.Float64, c.uplo, c.n, c.nrhs, count) {
+				t.Fatalf("solveApart does not take this case")
+			}
+			mixed, _ := gputest.MixedBatch[float64](c.n, 157, c.uplo, uint64(c.n))
+			lda := c.n + 3
+			in := oracle.NewStridedLayout[float64](c.n, c.n, count, lda, lda*c.n+1)
+			for b := range count {
+				oracle.Store(in, b, oracle.Load(mixed, b%mixed.Count))
+			}
+			rhs := rhsBatch[float64](c.n, c.nrhs, count, uint64(c.nrhs))
+			sentinel := slices.Repeat([]int32{-7}, count)
+			run := func(solve func(a, b, info cuda.DevicePtr) error) ([]float64, []float64, []int32) {
+				pa, pb, pi := gputest.Upload(t, s, in.Data), gputest.Upload(t, s, rhs.Data), gputest.Upload(t, s, sentinel)
+				if err := solve(pa, pb, pi); err != nil {
+					t.Fatal(err)
+				}
+				return gputest.Download[float64](t, s, pa, len(in.Data)), gputest.Download[float64](t, s, pb, len(rhs.Data)),
+					gputest.Download[int32](t, s, pi, count)
+			}
+			a2, x2, i2 := run(func(a, b, info cuda.DevicePtr) error {
+				return Posv[float64](s, c.uplo, c.n, c.nrhs, a, lda, int64(in.Stride), b, rhs.LD, int64(rhs.Stride), count, info)
+			})
+			a1, x1, i1 := run(func(a, b, info cuda.DevicePtr) error {
+				return potrf.PosvWarp[float64](s, c.uplo, c.n, c.nrhs, a, lda, int64(in.Stride), b, rhs.LD, int64(rhs.Stride), count, info)
+			})
+			if !slices.Equal(i1, i2) || !slices.ContainsFunc(i1, func(v int32) bool { return v != 0 }) {
+				t.Errorf("info differs from posv_warp's, or no matrix failed")
+			}
+			if d := differBy(in, a1, a2, nil, sameOrNaN[float64]); d != "" {
+				t.Errorf("A differs from posv_warp's: %s", d)
+			}
+			if d := differBy(rhs, x1, x2, nil, sameOrNaN[float64]); d != "" {
+				t.Errorf("X differs from posv_warp's: %s", d)
+			}
+		})
+	}
 }
 
 // engine runs the shared Cholesky suites' Potrs and Posv on the native

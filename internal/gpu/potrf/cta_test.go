@@ -462,10 +462,12 @@ func timeCTA[T core.Scalar](t *testing.T, s *cuda.Stream, sv *cuda.Solver, tm *g
 // TestPotrsCTAMatchesWarp checks what cta_solve's comment claims: potrs_cta
 // and potrs_warp, both solving with sweeps.cu's steps, give X the same
 // bits for the same factor, whatever the chunks (a warp of potrs_cta takes
-// half the columns; potrs_warp takes 16 at a time, as halves of 8 up to
-// n = 48). float32 and float64, where both kernels exist, both triangles,
-// each side of the half-chunk edge and of 32, a leading dimension larger
-// than the rows, and right-hand side counts each side of the chunk sizes.
+// half the columns; potrs_warp takes 16 at a time, for float32 as halves of
+// 8 up to n = 48, and for float64, as potrs_split, chunks of 16 and 8 as
+// halves at every n). float32 and float64, where both kernels exist, both
+// triangles, each side of the half-chunk edge and of 32, a leading
+// dimension larger than the rows, and right-hand side counts each side of
+// the chunk sizes.
 func TestPotrsCTAMatchesWarp(t *testing.T) {
 	s := gputest.Stream(t)
 	t.Run("float32", func(t *testing.T) { testPotrsCTAMatchesWarp[float32](t, s) })
@@ -488,7 +490,7 @@ func testPotrsCTAMatchesWarp[T float32 | float64](t *testing.T, s *cuda.Stream) 
 			if err := PotrfCTA[T](s, uplo, n, pa, lda, int64(a.Stride), count, info); err != nil {
 				t.Fatalf("%v n=%d: potrf_cta: %v", uplo, n, err)
 			}
-			for _, nrhs := range []int{1, 3, 8, 9, 16, 17, 33} {
+			for _, nrhs := range []int{1, 3, 8, 9, 12, 16, 17, 24, 33} {
 				ldb := n + 1
 				rhs := oracle.NewStridedLayout[T](n, nrhs, count, ldb, ldb*nrhs+2)
 				rng := rand.New(rand.NewPCG(uint64(n), uint64(nrhs)))

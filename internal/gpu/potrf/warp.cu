@@ -567,7 +567,7 @@ __device__ __forceinline__ void warp_body(T* __restrict__ a, long long lda, long
 
 // The split body: potrf_warp's work for float64 above NC = 56, where
 // warp_body's 32 + NC values a lane spill (warp.go's maxWarp), and
-// potrs_warp's for float64 from NC = 52. The matrix's lower triangle goes
+// potrs_warp's for float64 (every NC). The matrix's lower triangle goes
 // into the warp's packed tile (tri_at: row i at i(i + 1)/2, 16.6 KB for
 // double at NC = 64, half of warp_tile's square) by cp.async, every copy in
 // flight at once. potrf_split factors it there left-looking by panels of
@@ -756,21 +756,54 @@ __device__ __forceinline__ void split_panel(T* tile, int lane, int n, T* col0, T
     }
 }
 
-// tri_solve is warp_solve's work above NC = 48 (warp_chunk, then
-// warp_tail) on L in the packed tile, so X has warp_solve's bits.
-template <typename T>
+template <typename T, int NC, int H, typename A>
+__device__ __forceinline__ void half_chunk(const A& at, int n, int lane,
+                                           const typename real_of<T>::type (&inv)[(NC + 15) / 16], T* bm,
+                                           long long ldb, int c0, T* pub);
+
+// kTriHalves is the narrowest chunk of right-hand sides tri_solve runs as
+// two half-warps.
+constexpr int kTriHalves = 8;
+
+// tri_solve is warp_solve's work on L in the packed tile, so X has
+// warp_solve's bits: chunks of 16 and 8 right-hand sides as two halves
+// (half_chunk; every NC), the rest as warp_chunk (warp_tail). The halves
+// cut the shared-memory traffic a step: a row of Y through the buffer
+// serves up to four rows a lane instead of two, and a half's loads of L
+// are 16 addresses. [H200] ncu, 16,384 float64 systems, n = 64, 16
+// right-hand sides: warp_chunk kept L1/shared 74 % busy and the issue
+// slots 44 %, 530 µs; the halves 80 % and 56 %, 420 µs. 65,536 systems,
+// µs, warp_chunk against halves from 16 columns and from 8 (kTriHalves =
+// 16, 8; lab/tri.py, bench/results/h200/session43/, call 2): n = 64 with
+// 16 right-hand sides 1557 against 1244 and 1254, with 8 941 against 954
+// and 897; n = 48 with 16 1152 against 810 and 816, with 8 709 against 675
+// and 585. Halves of 2 for 4 columns lost (n = 64: 830 against 745), and
+// computing the halves' 1/L(row, row) for a narrow B cost 3 % (n = 64 with
+// 1 right-hand side: 652 against 632), hence only where halves run.
+template <typename T, int NC>
 __device__ __forceinline__ void tri_solve(const T* tile, int n, int lane, T* bm, long long ldb, int nrhs) {
     using R = typename real_of<T>::type;
     __shared__ __align__(16) T pubs[kWarpTier][2 * 16];
     T* const pub = pubs[threadIdx.x / 32];
     const tri_tile<T> at{tile};
+    int c0 = 0;
+    if (nrhs >= kTriHalves) {
+        constexpr int NR = (NC + 15) / 16;
+        R inv[NR]; // 1/L(row, row) of the lane's rows in half_chunk's layout
+#pragma unroll
+        for (int r = 0; r < NR; ++r) {
+            const int row = lane % 16 + 16 * r;
+            inv[r] = row < n ? R(1) / re(tile[tri_at(row, row)]) : R(0);
+        }
+#pragma unroll 1
+        for (; c0 + 16 <= nrhs; c0 += 16) half_chunk<T, NC, 8>(at, n, lane, inv, bm, ldb, c0, pub);
+        if (c0 + 8 <= nrhs) half_chunk<T, NC, 4>(at, n, lane, inv, bm, ldb, c0, pub), c0 += 8;
+    }
+    if (c0 == nrhs) return;
     const int ib = lane + 32;
     const R inva = R(1) / re(tile[tri_at(lane, lane)]);
     const R invb = ib < n ? R(1) / re(tile[tri_at(ib, ib)]) : R(0);
-    int c0 = 0;
-#pragma unroll 1
-    for (; c0 + 16 <= nrhs; c0 += 16) warp_chunk<T, 16>(at, n, lane, inva, invb, bm, ldb, c0, pub);
-    warp_tail<T, 16>(at, n, lane, inva, invb, bm, ldb, c0, nrhs, pub);
+    warp_tail<T, 8>(at, n, lane, inva, invb, bm, ldb, c0, nrhs, pub);
 }
 
 // potrf_split is potrf_warp on the split body (the comment above), for the
@@ -850,7 +883,7 @@ __global__ void potrs_split(const T* __restrict__ a, long long lda, long long st
     T* const tile = split_tile<T, NC>(warp);
     split_fill<T, UPPER>(tile, a + m * stride, lda, n, lane);
     __syncwarp();
-    tri_solve<T>(tile, n, lane, b + m * bstride, ldb, nrhs);
+    tri_solve<T, NC>(tile, n, lane, b + m * bstride, ldb, nrhs);
 }
 
 // potrf_warp factors one matrix per warp (warp_body), Upper through the
@@ -892,8 +925,10 @@ __global__ void posv_warp(T* __restrict__ a, long long lda, long long stride, in
 // substitution does. info, when not null, is a factorization's: a warp
 // whose matrix has info ≠ 0 returns at once, B neither read nor written
 // (posv.Posv factors and then solves in two launches where posv_warp would
-// spill: float64 Upper above 48 and n = 57…64). float64 from NC = 52 takes
-// potrs_split instead (the split body's comment). For double it takes 142
+// spill, float64 Upper above 48 and n = 57…64, and for float64 with many
+// right-hand sides: posv.go's solveApart). float64 takes potrs_split
+// instead at every NC (tri_solve's comment, warp.go's potrsSplit). For
+// double it took 142
 // registers and no local memory at every bucket to NC = 64 (CUDA 13), and
 // solved 65,536 float64 systems of order 64 with 1, 4 and 16 right-hand
 // sides in 1524, 1666, 2463 µs against potrs_cta's 2881, 2906, 4675
@@ -961,13 +996,12 @@ __global__ void potrs_warp(const T* __restrict__ a, long long lda, long long str
 // updates both of a lane's rows, of W = 2H values, until k reaches 32:
 // at NC = 48, 16 values a step on average against 26.7, and row k comes
 // in half as many loads.
-template <typename T, int NC, int H>
-__device__ __forceinline__ void half_sweeps(const T* tile, int n, int i,
+template <typename T, int NC, int H, typename A>
+__device__ __forceinline__ void half_sweeps(const A& at, int n, int i,
                                             const typename real_of<T>::type (&inv)[(NC + 15) / 16],
                                             T (&x)[(NC + 15) / 16][H], T* pub) {
     constexpr int NR = (NC + 15) / 16;
     static_assert(H <= 8, "a half's buffer holds 8 values");
-    const auto at = [&](int r, int k) { return tile[r * (NC + 1) + k]; }; // L(r, k)
     // Row i + 16r is real for every lane when its block ends below NC − 3
     // (n ≥ NC − 3), known at compile time; else it is tested.
     const auto real = [&](int r) { return 16 * r + 15 < NC - 3 || i + 16 * r < n; };
@@ -1027,8 +1061,8 @@ __device__ __forceinline__ void half_sweeps(const T* tile, int n, int i,
 // half_chunk loads 2H right-hand sides from column c0 of B, lanes 0…15
 // columns c0…c0+H−1 and lanes 16…31 the next H, solves them with
 // half_sweeps and stores them back.
-template <typename T, int NC, int H>
-__device__ __forceinline__ void half_chunk(const T* tile, int n, int lane,
+template <typename T, int NC, int H, typename A>
+__device__ __forceinline__ void half_chunk(const A& at, int n, int lane,
                                            const typename real_of<T>::type (&inv)[(NC + 15) / 16], T* bm,
                                            long long ldb, int c0, T* pub) {
     constexpr int NR = (NC + 15) / 16;
@@ -1042,7 +1076,7 @@ __device__ __forceinline__ void half_chunk(const T* tile, int n, int lane,
             const int row = i + 16 * r;
             x[r][j] = row < n ? bm[row + (long long)(c + j) * ldb] : from_real<T>(0);
         }
-    half_sweeps<T, NC, H>(tile, n, i, inv, x, pub + (lane / 16) * 8);
+    half_sweeps<T, NC, H>(at, n, i, inv, x, pub + (lane / 16) * 8);
 #pragma unroll
     for (int r = 0; r < NR; ++r)
 #pragma unroll
@@ -1087,7 +1121,7 @@ __device__ __forceinline__ void warp_solve(const T* tile, int n, int lane, T* bm
             inv[r] = row < n ? R(1) / re(tile[row * (NC + 1) + row]) : R(0);
         }
 #pragma unroll 1
-        for (; c0 + 16 <= nrhs; c0 += 16) half_chunk<T, NC, 8>(tile, n, lane, inv, bm, ldb, c0, pub);
+        for (; c0 + 16 <= nrhs; c0 += 16) half_chunk<T, NC, 8>(at, n, lane, inv, bm, ldb, c0, pub);
     } else {
 #pragma unroll 1
         for (; c0 + 16 <= nrhs; c0 += 16) warp_chunk<T, 16>(at, n, lane, inva, invb, bm, ldb, c0, pub);

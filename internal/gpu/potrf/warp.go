@@ -101,14 +101,19 @@ func warpCols(n int) int { return (n + 3) / 4 * 4 }
 // 19.3 against 15.9 for one matrix (native:cta 17.9 in both calls).
 func warpSplit(dt cuda.DType, nc int) bool { return dt == cuda.Float64 && nc >= 60 }
 
-// potrsSplit reports whether potrs_warp's bucket nc of dt is potrs_split
-// (the factor in the packed tile, filled by cp.async): float64 from
-// NC = 52, where warp_solve steps warp_chunk (as tri_solve does), so X
-// keeps its bits. [H200] 65,536 float64 systems, µs, against potrs_warp
-// (bench/results/h200/session42/, call 1): Lower n = 64 630 against 1543
-// with 1 right-hand side, 1552 against 2483 with 16; n = 57 568 against
-// 1201.
-func potrsSplit(dt cuda.DType, nc int) bool { return dt == cuda.Float64 && nc >= 52 }
+// potrsSplit reports whether potrs_warp of dt is potrs_split (the factor
+// in the packed tile, filled by cp.async, and tri_solve's half-warp
+// chunks): float64, at every NC and in both triangles. X keeps
+// warp_solve's bits. [H200] 65,536 float64 systems, µs, potrs_split
+// against potrs_warp (bench/results/h200/session43/, call 3, lab/edges.py):
+// Lower n = 33 302 against 383 with 1 right-hand side, 597 against 638
+// with 16; n = 40 360 against 415, 704 against 722; n = 48 424 against
+// 676, 816 against 1076; Upper n = 36 276 against 393, 592 against 664;
+// n = 48 359 against 736, 757 against 1137; potrs_split led at 4 and 8
+// right-hand sides and at 16,384 systems too. Session 42 (call 1) moved
+// NC ≥ 52 for the tile alone: Lower n = 64 630 against 1543 with 1
+// right-hand side.
+func potrsSplit(dt cuda.DType) bool { return dt == cuda.Float64 }
 
 // splitBytes is the dynamic shared memory of potrf_split and potrs_split:
 // per warp the packed triangle of NC rows (warp.cu's split_pitch), whole
@@ -217,7 +222,7 @@ func posvWarpNames(dt cuda.DType, nc int, upper bool) []string {
 // one triangle: potrs_split where potrsSplit says.
 func potrsWarpNames(dt cuda.DType, nc int, upper bool) []string {
 	kernel := "potrs_warp"
-	if potrsSplit(dt, nc) {
+	if potrsSplit(dt) {
 		kernel = "potrs_split"
 	}
 	return []string{fmt.Sprintf("%s<%s, %d, %v>", kernel, typeName[dt], nc, upper)}
@@ -493,7 +498,7 @@ func PotrsWarp[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int, a cud
 	args.Ptr(a).Int64(int64(lda)).Int64(strideA).Int32(int32(n)).Ptr(b).Int64(int64(ldb)).Int64(strideB).
 		Int32(int32(nrhs)).Int32(int32(count)).Ptr(info)
 	shared := warpTileBytes(dt, n)
-	if potrsSplit(dt, warpCols(n)) {
+	if potrsSplit(dt) {
 		shared = splitBytes(dt, n)
 	}
 	return warpLaunch(s, ks[0], count, shared, &args)

@@ -68,7 +68,7 @@ func TestWarpArguments(t *testing.T) {
 	// posv_warp: Lower, Upper tile, aligned Upper;
 	// potrs_warp: Lower, Upper; 8 float32 buckets (36…64); float64:
 	// potrf_warp 8 (36…56, then potrf_split at 60 and 64), posv_warp
-	// Lower 6 and Upper 4 (to 48), potrs_warp 8 (potrs_split from 52).
+	// Lower 6 and Upper 4 (to 48), potrs_warp 8 (all potrs_split).
 	if got, want := len(WarpKernelNames()), (2+3+2)*8+8+2*8+1*6+2*4+2*8; got != want {
 		t.Errorf("%d warp kernels, want %d", got, want)
 	}
