@@ -329,9 +329,8 @@ __device__ __forceinline__ void solve_halves(int lane, bool okm, int n, int nrhs
     constexpr int K = H < V ? H : V;     // elements per x access
     using X = vec<T, K>;
     const int i = lane % 16, h = lane / 16;
-    // Row i + 16 exists below NC only for some lanes; the others take row
-    // 0's slot (M's zeros on and above the diagonal: they add exact zeros)
-    // and their second row is neither stored nor published.
+    // Row i + 16 exists below NC only for some lanes; the others read row
+    // 0's slot for it, and that row is neither stored nor published.
     const bool two = i + 16 < NC;
     const int me1 = two ? i + 16 : 0;
     const T* const mine0 = slots + i * S::slot;

@@ -373,7 +373,9 @@ func factorThenSolve[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int,
 // 16: 1419 against 1485). Upper n = 36…48: the two launches led at 8, 12,
 // 16 and 32 (n = 48 1619 against 1446 with 8, 1769 against 1690 with 16;
 // n = 36 1351 against 1308 with 16). 16,384 systems ranked them the same
-// way. Below 8 right-hand sides posv_warp stays (not measured against),
+// way, but for n = 56 with 8, where posv_warp stays (481 against 488 µs;
+// 1761 against 1724 at 65,536). Below 8 right-hand sides posv_warp stays
+// (not measured against),
 // and below 16,384 systems, where two launches cost more than they save:
 // 1,024 systems of n = 48 with 16 right-hand sides took 48.4 µs Lower and
 // 52.6 Upper in two launches against posv_warp's 42.4 and 36.8 (call 4's

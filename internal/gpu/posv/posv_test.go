@@ -311,9 +311,9 @@ var nrhsList = []int{0, 1, 2, 3, 4, 5, 8, 9, 16, 17}
 // potrf_warp and potrs_warp, 48 and 49 of its Upper posv_warp's; 57 and
 // 63, 64 sit either side of float64's potrf_split edge (NC = 60); 44 and
 // 45 sit either side of the bucket edge (NC = 48 from 45) where float64's
-// aligned Upper goes from in place to the wide tile (potrf's posvWide),
-// and where float64 Lower Posv with 16 right-hand sides goes from
-// posv_warp to two launches (solveApart), 48 and 49 where it does with 9.
+// aligned Upper goes from in place to the wide tile (potrf's posvWide).
+// TestPosv's batches are below solveApart's count edge; TestPosvApart
+// takes the two launches it chooses.
 var posvCTASizes = []int{33, 40, 44, 45, 47, 48, 49, 55, 56, 57, 63, 64}
 
 // TestPosv solves, for every type, both triangles, n = 1…32 and

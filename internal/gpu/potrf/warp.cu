@@ -777,9 +777,11 @@ constexpr int kTriHalves = 8;
 // 16, 8; lab/tri.py, bench/results/h200/session43/, call 2): n = 64 with
 // 16 right-hand sides 1557 against 1244 and 1254, with 8 941 against 954
 // and 897; n = 48 with 16 1152 against 810 and 816, with 8 709 against 675
-// and 585. Halves of 2 for 4 columns lost (n = 64: 830 against 745), and
-// computing the halves' 1/L(row, row) for a narrow B cost 3 % (n = 64 with
-// 1 right-hand side: 652 against 632), hence only where halves run.
+// and 585. Halves of 2 for 4 columns lost (n = 64: 830 against 745). The
+// halves' 1/L(row, row) are computed only where halves run: computed first
+// for every B they cost narrow ones 3 % (n = 64 with 1 right-hand side:
+// 652 against 632, call 2); so placed, 626.8 against HEAD's 627.3 (call
+// 4's A/B of the CLIs).
 template <typename T, int NC>
 __device__ __forceinline__ void tri_solve(const T* tile, int n, int lane, T* bm, long long ldb, int nrhs) {
     using R = typename real_of<T>::type;
