@@ -388,8 +388,8 @@ func solveApart(dt cuda.DType, uplo core.Uplo, n, nrhs, count int) bool {
 	if uplo == core.Upper {
 		return nrhs >= 8
 	}
-	nc := (n + 3) / 4 * 4 // the warp tier's bucket
-	return nc >= 52 && nrhs > 8 || nc >= 48 && nrhs >= 16
+	// The buckets NC ≥ 52 and NC = 48 by order: n ≥ 49 and n ≥ 45.
+	return n >= 49 && nrhs > 8 || n >= 45 && nrhs >= 16
 }
 
 // Potrs queues on s the solution of A·X = B for count n×n matrices A given
