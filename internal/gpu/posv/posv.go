@@ -303,13 +303,14 @@ func check(o operands) error {
 // read nor written. No matrix affects another.
 // Argument errors return before anything is queued; n > MaxPosvN is an
 // error wrapping core.ErrUnsupported. Above MaxN the work is
+// potrf.PosvSplit's where posvSplit says (float64, in one launch);
 // potrf.PosvWarp's where potrf.CanPosvWarp allows (float32 up to n = 64,
 // float64 up to 56, Upper 48) and solveApart does not, whose factor is
 // bit-identical to potrf.PotrfWarp's; else, where potrf.CanPotrsWarp
 // allows (float64 up to 64), potrf.PotrfWarp's followed by
-// potrf.PotrsWarp's on the matrices that did not fail; else
-// potrf.PosvCTA's, whose factor is bit-identical to potrf.PotrfCTA's. Each
-// way X has the bits Potrs gives for its factor.
+// potrf.PotrsWarp's on the matrices that did not fail (PosvSplit gives
+// those bits too); else potrf.PosvCTA's, whose factor is bit-identical to
+// potrf.PotrfCTA's. Each way X has the bits Potrs gives for its factor.
 func Posv[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int, a cuda.DevicePtr, lda int, strideA int64,
 	b cuda.DevicePtr, ldb int, strideB int64, count int, info cuda.DevicePtr) error {
 	dt := cuda.DTypeOf[T]()
@@ -326,6 +327,9 @@ func Posv[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int, a cuda.Dev
 		return cuda.MemsetD32(s, info, 0, int64(count))
 	}
 	if n > MaxN {
+		if posvSplit(dt, uplo, n, nrhs, count) {
+			return potrf.PosvSplit[T](s, uplo, n, nrhs, a, lda, strideA, b, ldb, strideB, count, info)
+		}
 		if potrf.CanPosvWarp(dt, uplo, n) == nil && !solveApart(dt, uplo, n, nrhs, count) {
 			return potrf.PosvWarp[T](s, uplo, n, nrhs, a, lda, strideA, b, ldb, strideB, count, info)
 		}
@@ -340,22 +344,54 @@ func Posv[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int, a cuda.Dev
 	return launch(s, kindPosv, dt, uplo, n, nrhs, count, &args)
 }
 
-// factorThenSolve is Posv where posv_warp would spill and potrs_warp does
-// not (float64 Upper 49…64, Lower 57…64), or where solveApart says:
-// potrf_warp (potrf_split from NC = 60), then potrs_warp (potrs_split for
-// float64) on the same stream, which skips the matrices whose info is not
-// 0. A is read and written twice, B once. [H200] 65,536 float64 systems,
-// 1, 4 and 16 right-hand sides, µs against posv_cta on the same inputs
+// factorThenSolve is Posv where solveApart says (posvSplit takes the
+// orders where posv_warp would spill, float64 Upper 49…64 and Lower
+// 57…64): potrf_warp, then potrs_warp (potrs_split for float64) on the
+// same stream, which skips the matrices whose info is not 0. A is read
+// and written twice, B once. [H200] 65,536 float64 systems, 1, 4 and 16
+// right-hand sides, µs against posv_cta on the same inputs
 // (bench/results/h200/session30/, lab2): Upper n = 56 (potrf_warp, then
-// potrs_warp as it was) 2342, 2476, 3054 against 3824, 3835, 5622. A posv
-// kernel on the split body lost to these two launches (warp.cu's comment
-// on it).
+// potrs_warp as it was) 2342, 2476, 3054 against 3824, 3835, 5622.
 func factorThenSolve[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int, a cuda.DevicePtr, lda int, strideA int64,
 	b cuda.DevicePtr, ldb int, strideB int64, count int, info cuda.DevicePtr) error {
 	if err := potrf.PotrfWarp[T](s, uplo, n, a, lda, strideA, count, info); err != nil {
 		return err
 	}
 	return potrf.PotrsWarp[T](s, uplo, n, nrhs, a, lda, strideA, b, ldb, strideB, count, info)
+}
+
+// posvSplit reports whether Posv takes potrf.PosvSplit (float64: the
+// factorization by panels in the warp's packed tile, then the solve from
+// that tile, in one launch): from n = 57, where it replaces potrf_split
+// then potrs_split; Upper from 49, where it replaces potrf_warp then
+// potrs_split; Upper 45…48 and Lower 45…48 with 16 right-hand sides or
+// more from 16,384 systems, where posv_warp or the two launches served.
+// [H200] float64, µs, posv_split against what Posv took before, the same
+// bits (lab/fused.py, bench/results/h200/session44/, call 4), 65,536
+// systems, 1, 4, 8, 16 right-hand sides: Lower n = 64 1620, 1745, 1965,
+// 2332 against 1868, 1984, 2137, 2479; Upper n = 56 1348, 1459, 1649, 1944
+// against 1811, 1905, 2032, 2336; Upper n = 48 1054, 1142, 1238, 1472
+// against posv_warp's 1842, 1937 and the two launches' 1445, 1690; Lower
+// n = 48 with 16 1569 against 1633. 16,384 systems ranked them the same
+// way (Lower n = 64 with 4: 460.8 against 552.0; n = 48 with 16 409.6
+// against 435.2). Left as they were: Lower n = 45…56 with fewer
+// right-hand sides, where posv_warp led (n = 48 with 1: 1052 against
+// 1148), and Lower 49…56 with more than 8, where the two launches with
+// warp_body's factor tied (n = 56 with 16: 2022 against 2044 at 65,536,
+// 551.4 against 541.1 at 16,384). Below 16,384 systems Upper 45…48 was not
+// measured; there posv_warp stays.
+func posvSplit(dt cuda.DType, uplo core.Uplo, n, nrhs, count int) bool {
+	switch {
+	case dt != cuda.Float64 || n <= 44 || potrf.CanPosvSplit(dt, n) != nil:
+		return false
+	case n >= 57 || uplo == core.Upper && n >= 49:
+		return true
+	case count < 16384:
+		return false
+	case uplo == core.Upper:
+		return true
+	}
+	return n <= 48 && nrhs >= 16
 }
 
 // solveApart reports whether Posv factors and solves in two launches

@@ -109,6 +109,38 @@ func TestSolveApart(t *testing.T) {
 	}
 }
 
+// TestPosvSplitChoice pins Posv's choice of posv_split to the points
+// posvSplit's comment measured: float64 only; from n = 57 and Upper from
+// 49 at any count; from 16,384 systems Upper 45…48 and Lower 45…48 with
+// 16 right-hand sides or more.
+func TestPosvSplitChoice(t *testing.T) {
+	const many = 16384
+	for _, c := range []struct {
+		dt          cuda.DType
+		uplo        core.Uplo
+		n, nrhs     int
+		few, enough bool // the choice at many − 1 and at many systems
+	}{
+		{cuda.Float32, core.Lower, 64, 16, false, false}, {cuda.Float32, core.Upper, 48, 1, false, false},
+		{cuda.Complex128, core.Lower, 64, 1, false, false}, {cuda.Float64, core.Lower, 65, 1, false, false},
+		{cuda.Float64, core.Lower, 57, 1, true, true}, {cuda.Float64, core.Upper, 64, 16, true, true},
+		{cuda.Float64, core.Lower, 56, 16, false, false}, {cuda.Float64, core.Lower, 49, 32, false, false},
+		{cuda.Float64, core.Upper, 49, 1, true, true}, {cuda.Float64, core.Upper, 48, 1, false, true},
+		{cuda.Float64, core.Upper, 45, 16, false, true}, {cuda.Float64, core.Upper, 44, 16, false, false},
+		{cuda.Float64, core.Lower, 48, 16, false, true}, {cuda.Float64, core.Lower, 48, 15, false, false},
+		{cuda.Float64, core.Lower, 45, 33, false, true}, {cuda.Float64, core.Lower, 44, 16, false, false},
+	} {
+		for _, k := range []struct {
+			count int
+			want  bool
+		}{{many - 1, c.few}, {many, c.enough}} {
+			if got := posvSplit(c.dt, c.uplo, c.n, c.nrhs, k.count); got != k.want {
+				t.Errorf("posvSplit(%v, %v, n = %d, nrhs = %d, count = %d) = %v, want %v", c.dt, c.uplo, c.n, c.nrhs, k.count, got, k.want)
+			}
+		}
+	}
+}
+
 func TestArguments(t *testing.T) {
 	const a, b, info = cuda.DevicePtr(1 << 20), cuda.DevicePtr(1 << 22), cuda.DevicePtr(1 << 24)
 	valid := operands{"posv", cuda.Float64, core.Lower, 8, 3, a, 9, 80, b, 10, 31, 5, info, true}
@@ -507,22 +539,27 @@ func posvCase[T core.Scalar](t *testing.T, s *cuda.Stream, uplo core.Uplo, n, co
 	return worst, worstAt
 }
 
-// TestPosvApart checks Posv where solveApart sends it to two launches
-// (float64, 16,384 systems or more, many right-hand sides): the factor,
-// info and X to the bit as potrf.PosvWarp gives them in one kernel, on
-// 16,384 copies of a mixed batch (failing and NaN matrices among them)
-// with lda > n, each side of the Lower rule's bucket edge and in Upper.
-// TestPosv's batches are too small to reach the two launches there.
+// TestPosvApart checks Posv where it leaves posv_warp at many systems
+// (float64, 16,384 or more): solveApart's two launches (Lower 49 with 9
+// right-hand sides, Upper 40 with 8) and posvSplit's posv_split (Lower 48
+// with 16, Upper 45 and 48 with fewer than 8): the factor, info and X to
+// the bit as potrf.PosvWarp gives them in one kernel, on 16,384 copies of
+// a mixed batch (failing and NaN matrices among them) with lda > n.
+// TestPosv's batches are too small to reach these paths.
 func TestPosvApart(t *testing.T) {
 	s := gputest.Stream(t)
 	const count = 16384
 	for _, c := range []struct {
 		uplo    core.Uplo
 		n, nrhs int
-	}{{core.Lower, 48, 16}, {core.Lower, 49, 9}, {core.Upper, 40, 8}} {
+		split   bool // posvSplit's, else solveApart's
+	}{{core.Lower, 48, 16, true}, {core.Lower, 49, 9, false}, {core.Upper, 40, 8, false}, {core.Upper, 45, 1, true},
+		{core.Upper, 48, 4, true}} {
 		t.Run(fmt.Sprintf("%v/n=%d/nrhs=%d", c.uplo, c.n, c.nrhs), func(t *testing.T) {
-			if !solveApart(cuda.Float64, c.uplo, c.n, c.nrhs, count) {
-				t.Fatalf("solveApart does not take this case")
+			split := posvSplit(cuda.Float64, c.uplo, c.n, c.nrhs, count)
+			if split != c.split || !split && !solveApart(cuda.Float64, c.uplo, c.n, c.nrhs, count) {
+				t.Fatalf("posvSplit %v (want %v), solveApart %v: not the path this case is for", split, c.split,
+					solveApart(cuda.Float64, c.uplo, c.n, c.nrhs, count))
 			}
 			mixed, _ := gputest.MixedBatch[float64](c.n, 157, c.uplo, uint64(c.n))
 			lda := c.n + 3

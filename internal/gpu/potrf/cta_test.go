@@ -464,10 +464,10 @@ func timeCTA[T core.Scalar](t *testing.T, s *cuda.Stream, sv *cuda.Solver, tm *g
 // bits for the same factor, whatever the chunks (a warp of potrs_cta takes
 // half the columns; potrs_warp takes 16 at a time, for float32 as halves of
 // 8 up to n = 48, and for float64, as potrs_split, chunks of 16 and 8 as
-// halves at every n). float32 and float64, where both kernels exist, both
-// triangles, each side of the half-chunk edge and of 32, a leading
-// dimension larger than the rows, and right-hand side counts each side of
-// the chunk sizes.
+// groups at every n: quarters to NC = 40, halves above). float32 and
+// float64, where both kernels exist, both triangles, each side of the
+// group edges (8, 16) and of 32, a leading dimension larger than the rows,
+// and right-hand side counts each side of the chunk sizes.
 func TestPotrsCTAMatchesWarp(t *testing.T) {
 	s := gputest.Stream(t)
 	t.Run("float32", func(t *testing.T) { testPotrsCTAMatchesWarp[float32](t, s) })
@@ -477,7 +477,7 @@ func TestPotrsCTAMatchesWarp(t *testing.T) {
 func testPotrsCTAMatchesWarp[T float32 | float64](t *testing.T, s *cuda.Stream) {
 	const count = 9
 	for _, uplo := range []core.Uplo{core.Lower, core.Upper} {
-		for _, n := range []int{33, 47, 48, 49, 63, 64} {
+		for _, n := range []int{33, 36, 37, 40, 47, 48, 49, 63, 64} {
 			in := gputest.SPDBatch[T](n, count, count, false)
 			// Laid out again with lda = n + 3 and a gap between matrices.
 			lda := n + 3

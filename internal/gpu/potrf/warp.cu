@@ -602,8 +602,8 @@ __device__ __forceinline__ void warp_body(T* __restrict__ a, long long lda, long
 // kernel on the two-block body (the factorization, then tri_solve in the
 // same warp: 184–188 registers) lost to the two launches at 16 right-hand
 // sides (Lower n = 64 4066 against 2962) and won little at one (Upper
-// 1827 against 1923, Lower 2168 against 2040; call 1), so Posv takes the
-// two launches.
+// 1827 against 1923, Lower 2168 against 2040; call 1), so Posv took the
+// two launches; on the panels it wins (posv_split, session 44).
 
 // tri_at is the offset of L(i, k) in a packed triangle of rows.
 __device__ __forceinline__ int tri_at(int i, int k) { return i * (i + 1) / 2 + k; }
@@ -756,21 +756,30 @@ __device__ __forceinline__ void split_panel(T* tile, int lane, int n, T* col0, T
     }
 }
 
-template <typename T, int NC, int H, typename A>
-__device__ __forceinline__ void half_chunk(const A& at, int n, int lane,
-                                           const typename real_of<T>::type (&inv)[(NC + 15) / 16], T* bm,
-                                           long long ldb, int c0, T* pub);
+template <typename T, int NC, int G, int H, typename A>
+__device__ __forceinline__ void group_chunk(const A& at, int n, int lane,
+                                            const typename real_of<T>::type (&inv)[(NC + G - 1) / G], T* bm,
+                                            long long ldb, int c0, T* pub);
 
-// kTriHalves is the narrowest chunk of right-hand sides tri_solve runs as
-// two half-warps.
+template <typename T, int NC, int G, typename A>
+__device__ __forceinline__ void group_inverses(typename real_of<T>::type (&inv)[(NC + G - 1) / G], const A& at, int n,
+                                               int lane);
+
+// kTriHalves is the narrowest chunk of right-hand sides tri_solve deals
+// to groups of lanes.
 constexpr int kTriHalves = 8;
 
+// tri_group is the group of lanes (group_chunk) that solves tri_solve's
+// chunks: quarter-warps where NC is 36 or 40, half-warps above (the
+// figures below).
+template <int NC> constexpr int tri_group = NC <= 40 ? 8 : 16;
+
 // tri_solve is warp_solve's work on L in the packed tile, so X has
-// warp_solve's bits: chunks of 16 and 8 right-hand sides as two halves
-// (half_chunk; every NC), the rest as warp_chunk (warp_tail). The halves
-// cut the shared-memory traffic a step: a row of Y through the buffer
-// serves up to four rows a lane instead of two, and a half's loads of L
-// are 16 addresses. [H200] ncu, 16,384 float64 systems, n = 64, 16
+// warp_solve's bits: chunks of 16 and 8 right-hand sides dealt to groups
+// of lanes (group_chunk; every NC), the rest as warp_chunk (warp_tail).
+// The groups cut the shared-memory traffic a step: a row of Y through the
+// buffer serves up to four rows a lane instead of two, and a group's loads
+// of L are G addresses. [H200] ncu, 16,384 float64 systems, n = 64, 16
 // right-hand sides: warp_chunk kept L1/shared 74 % busy and the issue
 // slots 44 %, 530 µs; the halves 80 % and 56 %, 420 µs. 65,536 systems,
 // µs, warp_chunk against halves from 16 columns and from 8 (kTriHalves =
@@ -778,28 +787,36 @@ constexpr int kTriHalves = 8;
 // 16 right-hand sides 1557 against 1244 and 1254, with 8 941 against 954
 // and 897; n = 48 with 16 1152 against 810 and 816, with 8 709 against 675
 // and 585. Halves of 2 for 4 columns lost (n = 64: 830 against 745). The
-// halves' 1/L(row, row) are computed only where halves run: computed first
+// groups' 1/L(row, row) are computed only where groups run: computed first
 // for every B they cost narrow ones 3 % (n = 64 with 1 right-hand side:
 // 652 against 632, call 2); so placed, 626.8 against HEAD's 627.3 (call
 // 4's A/B of the CLIs).
+// Quarters (four groups of 8 lanes, G = 8) step rows in blocks of 8, so
+// at NC = 40 the lanes carry 40 rows where halves carry 48. [H200] 65,536
+// float64 systems, µs, quarters against halves (lab/groups.py,
+// bench/results/h200/session44/, call 1): n = 40 with 16 right-hand sides
+// 635.7 against 700.6, with 32 1101.9 against 1233, with 1 to 12 within
+// 1 % (106 registers against 114); call 2, n = 33, 36, 37, 40, 65,536
+// and 16,384 systems: 16 right-hand sides 5–9 % faster, 32 8–11 %, 1 to
+// 12 from 1 % faster to 1.8 % slower (8 at n = 33: 433.6 against 426.1),
+// the same bits. Where halves carry no padding rows they won: n = 48 with
+// 16 815 against 870, n = 64 1249 against 1484 (136 and 180 registers
+// against 114 and 144); at n = 56 quarters won with 16 and 32 right-hand
+// sides but lost with 8 and 12 (846 against 791; call 1).
 template <typename T, int NC>
 __device__ __forceinline__ void tri_solve(const T* tile, int n, int lane, T* bm, long long ldb, int nrhs) {
     using R = typename real_of<T>::type;
+    constexpr int G = tri_group<NC>;
     __shared__ __align__(16) T pubs[kWarpTier][2 * 16];
     T* const pub = pubs[threadIdx.x / 32];
     const tri_tile<T> at{tile};
     int c0 = 0;
     if (nrhs >= kTriHalves) {
-        constexpr int NR = (NC + 15) / 16;
-        R inv[NR]; // 1/L(row, row) of the lane's rows in half_chunk's layout
-#pragma unroll
-        for (int r = 0; r < NR; ++r) {
-            const int row = lane % 16 + 16 * r;
-            inv[r] = row < n ? R(1) / re(tile[tri_at(row, row)]) : R(0);
-        }
+        R inv[(NC + G - 1) / G];
+        group_inverses<T, NC, G>(inv, at, n, lane);
 #pragma unroll 1
-        for (; c0 + 16 <= nrhs; c0 += 16) half_chunk<T, NC, 8>(at, n, lane, inv, bm, ldb, c0, pub);
-        if (c0 + 8 <= nrhs) half_chunk<T, NC, 4>(at, n, lane, inv, bm, ldb, c0, pub), c0 += 8;
+        for (; c0 + 16 <= nrhs; c0 += 16) group_chunk<T, NC, G, G / 2>(at, n, lane, inv, bm, ldb, c0, pub);
+        if (c0 + 8 <= nrhs) group_chunk<T, NC, G, G / 4>(at, n, lane, inv, bm, ldb, c0, pub), c0 += 8;
     }
     if (c0 == nrhs) return;
     const int ib = lane + 32;
@@ -808,11 +825,16 @@ __device__ __forceinline__ void tri_solve(const T* tile, int n, int lane, T* bm,
     warp_tail<T, 8>(at, n, lane, inva, invb, bm, ldb, c0, nrhs, pub);
 }
 
-// potrf_split is potrf_warp on the split body (the comment above), for the
-// buckets warp.go's warpSplit names. The dynamic shared memory holds the
-// warps' packed tiles (warp.go's splitBytes).
-template <typename T, int NC, bool UPPER>
-__global__ void potrf_split(T* __restrict__ a, long long lda, long long stride, int n, int count, int* __restrict__ info) {
+// split_body is potrf_split's whole work and posv_split's factorization:
+// the lower triangle into the warp's packed tile (split_fill), the panels,
+// L out to A and info, as the comment above says. With SOLVE (posv_split)
+// it goes on, unless the matrix failed, to solve A·X = B from the tile
+// (tri_solve), so X has the bits of potrs_split given this factor;
+// without, b is not used.
+template <typename T, int NC, bool UPPER, bool SOLVE>
+__device__ __forceinline__ void split_body(T* __restrict__ a, long long lda, long long stride, int n, int count,
+                                           int* __restrict__ info, T* __restrict__ b, long long ldb, long long bstride,
+                                           int nrhs) {
     static_assert(NC > 32 && NC <= 64 && NC % 4 == 0, "NC is a multiple of 4 in (32, 64]");
     using R = typename real_of<T>::type;
     static_assert(sizeof(R) == sizeof(T), "the warp tier's types are real");
@@ -869,6 +891,46 @@ __global__ void potrf_split(T* __restrict__ a, long long lda, long long stride, 
             fail = finish_in_memory<T, UPPER, 32>(again, lda, n, fail - 1, lane, 0xffffffffu);
     }
     if (lane == 0) info[m] = fail;
+
+    if constexpr (SOLVE) {
+        // A matrix finish_in_memory factored has fail = 0 but its tile is
+        // not L: none for double (above), and the tier's types here are
+        // real, so only float could; posv_split is float64's.
+        static_assert(!SOLVE || sizeof(T) == 8, "posv_split solves from the tile, which finish_in_memory bypasses");
+        if (fail != 0) return; // uniform over the warp: B is neither read nor written
+        tri_solve<T, NC>(tile, n, lane, b + m * bstride, ldb, nrhs);
+    }
+}
+
+// potrf_split is potrf_warp on the split body (the comment above), for the
+// buckets warp.go's warpSplit names. The dynamic shared memory holds the
+// warps' packed tiles (warp.go's splitBytes).
+template <typename T, int NC, bool UPPER>
+__global__ void potrf_split(T* __restrict__ a, long long lda, long long stride, int n, int count, int* __restrict__ info) {
+    split_body<T, NC, UPPER, false>(a, lda, stride, n, count, info, nullptr, 0, 0, 0);
+}
+
+// posv_split solves A·X = B for one matrix per warp: potrf_split's
+// factorization, then potrs_split's solve from the same tile, so A, info
+// and X have the bits of those two launches (and of potrf_warp's where it
+// exists: the panels keep warp_body's bits). Arguments as posv_warp's.
+// Why. Posv's two launches read A twice, and potrs_split waits on its
+// copies before it solves; here the tile already holds L. 138–140
+// registers, 12 warps a multiprocessor as both launches had. [H200]
+// 65,536 float64 systems, 1, 4, 8, 16 right-hand sides, µs, against
+// potrf_split then potrs_split (lab/fused.py,
+// bench/results/h200/session44/, call 4): Lower n = 64 1620, 1745, 1965,
+// 2332 against 1868, 1984, 2137, 2479; Upper n = 60 1434, 1553, 1750, 2060
+// against 1750, 1853, 1981, 2300. Against warp_body's factor then
+// potrs_split it won in Upper (n = 56: 1348 against 1811 with 1) but tied
+// in Lower (n = 56 with 16: 2044 against 2022), and posv_warp kept Lower
+// with few right-hand sides (n = 48 with 1: 1148 against 1052); posv.go's
+// posvSplit takes it where it won. The first split body's posv kernel lost
+// (the comment above): 184–188 registers, 8 warps.
+template <typename T, int NC, bool UPPER>
+__global__ void posv_split(T* __restrict__ a, long long lda, long long stride, int n, T* __restrict__ b, long long ldb,
+                           long long bstride, int nrhs, int count, int* __restrict__ info) {
+    split_body<T, NC, UPPER, true>(a, lda, stride, n, count, info, b, ldb, bstride, nrhs);
 }
 
 // potrs_split is potrs_warp (same arguments, same X to the bit) with the
@@ -987,41 +1049,42 @@ __global__ void potrs_warp(const T* __restrict__ a, long long lda, long long str
     warp_solve_tier<T, NC>(tile, n, lane, b + m * bstride, ldb, nrhs);
 }
 
-// half_sweeps is warp_sweeps with the warp split in two halves of 16
-// lanes, each solving H of the chunk's right-hand sides: lane i of a half
-// holds rows i, i + 16, … (NR = ⌈NC/16⌉ of them) in x[r], inv[r] being
-// 1/L(row, row) (0 for a row ≥ n), pub the half's two buffers of 8. The
-// steps, their order and every product are warp_sweeps', so X has the
-// same bits; what changes is the work a step issues. A row is idle once
-// the sweep has passed it, and with rows dealt out by 16 a step of part p
-// (k in 16p…16p+15) updates NR − p rows of H values, where warp_sweeps
-// updates both of a lane's rows, of W = 2H values, until k reaches 32:
-// at NC = 48, 16 values a step on average against 26.7, and row k comes
+// group_sweeps is warp_sweeps with the warp split in 32/G groups of G
+// lanes (halves, G = 16, or quarters, G = 8), each solving H of the
+// chunk's right-hand sides: lane i of a group holds rows i, i + G, …
+// (NR = ⌈NC/G⌉ of them) in x[r], inv[r] being 1/L(row, row) (0 for a row
+// ≥ n), pub the group's two buffers of G/2 values (H ≤ G/2). The steps,
+// their order and every product are warp_sweeps', so X has the same bits;
+// what changes is the work a step issues. A row is idle once the sweep has
+// passed it, and with rows dealt out by G a step of part p (k in
+// Gp…Gp+G−1) updates NR − p rows of H values, where warp_sweeps updates
+// both of a lane's rows, of W = 2H values, until k reaches 32: at NC = 48
+// with halves, 16 values a step on average against 26.7, and row k comes
 // in half as many loads.
-template <typename T, int NC, int H, typename A>
-__device__ __forceinline__ void half_sweeps(const A& at, int n, int i,
-                                            const typename real_of<T>::type (&inv)[(NC + 15) / 16],
-                                            T (&x)[(NC + 15) / 16][H], T* pub) {
-    constexpr int NR = (NC + 15) / 16;
-    static_assert(H <= 8, "a half's buffer holds 8 values");
-    // Row i + 16r is real for every lane when its block ends below NC − 3
+template <typename T, int NC, int G, int H, typename A>
+__device__ __forceinline__ void group_sweeps(const A& at, int n, int i,
+                                             const typename real_of<T>::type (&inv)[(NC + G - 1) / G],
+                                             T (&x)[(NC + G - 1) / G][H], T* pub) {
+    constexpr int NR = (NC + G - 1) / G;
+    static_assert(H <= G / 2, "a group's buffer holds G/2 values");
+    // Row i + G·r is real for every lane when its block ends below NC − 3
     // (n ≥ NC − 3), known at compile time; else it is tested.
-    const auto real = [&](int r) { return 16 * r + 15 < NC - 3 || i + 16 * r < n; };
-    // L·Y = B: part p steps k = 16p…, rows i + 16r for r ≥ p; row p only
-    // where i > k − 16p.
+    const auto real = [&](int r) { return G * r + G - 1 < NC - 3 || i + G * r < n; };
+    // L·Y = B: part p steps k = Gp…, rows i + Gr for r ≥ p; row p only
+    // where i > k − Gp.
 #pragma unroll
     for (int p = 0; p < NR; ++p) {
-        const int end = 16 * p + 16 < n ? 16 * p + 16 : n;
+        const int end = G * p + G < n ? G * p + G : n;
 #pragma unroll 4
-        for (int k = 16 * p; k < end; ++k) {
-            const int o = k - 16 * p;
-            const auto s = group_bcast<16>(inv[p], o);
+        for (int k = G * p; k < end; ++k) {
+            const int o = k - G * p;
+            const auto s = group_bcast<G>(inv[p], o);
             T y[H];
-            group_take<T, H, 16>(y, x[p], o, i, pub + (k & 1) * 16);
+            group_take<T, H, G>(y, x[p], o, i, pub + (k & 1) * 16);
 #pragma unroll
             for (int r = p; r < NR; ++r) {
                 const bool on = (r > p || i > o) && real(r);
-                const T l = scale(at(on ? i + 16 * r : 0, k), s);
+                const T l = scale(at(on ? i + G * r : 0, k), s);
                 const T lm = on ? l : from_real<T>(0);
 #pragma unroll
                 for (int j = 0; j < H; ++j) x[r][j] = sub_mul(x[r][j], lm, y[j]);
@@ -1032,22 +1095,22 @@ __device__ __forceinline__ void half_sweeps(const A& at, int n, int i,
     for (int r = 0; r < NR; ++r)
 #pragma unroll
         for (int j = 0; j < H; ++j) x[r][j] = scale(x[r][j], inv[r]);
-    // Lᴴ·X = Y: part p steps k = …16p backwards, rows i + 16r for r ≤ p;
-    // row p only where i < k − 16p. Buffers the other way round, as in
+    // Lᴴ·X = Y: part p steps k = …Gp backwards, rows i + Gr for r ≤ p;
+    // row p only where i < k − Gp. Buffers the other way round, as in
     // warp_sweeps.
 #pragma unroll
     for (int p = NR - 1; p >= 0; --p) {
-        const int end = 16 * p + 16 < n ? 16 * p + 16 : n;
+        const int end = G * p + G < n ? G * p + G : n;
 #pragma unroll 4
-        for (int k = end - 1; k >= 16 * p; --k) {
-            const int o = k - 16 * p;
-            const auto s = group_bcast<16>(inv[p], o);
+        for (int k = end - 1; k >= G * p; --k) {
+            const int o = k - G * p;
+            const auto s = group_bcast<G>(inv[p], o);
             T y[H];
-            group_take<T, H, 16>(y, x[p], o, i, pub + (~k & 1) * 16);
+            group_take<T, H, G>(y, x[p], o, i, pub + (~k & 1) * 16);
 #pragma unroll
             for (int r = 0; r <= p; ++r) {
                 const bool on = r < p || i < o;
-                const T l = scale(at(k, on ? i + 16 * r : 0), s);
+                const T l = scale(at(k, on ? i + G * r : 0), s);
                 const T lm = on ? l : from_real<T>(0);
 #pragma unroll
                 for (int j = 0; j < H; ++j) x[r][j] = sub_mul_conj(x[r][j], y[j], lm);
@@ -1060,30 +1123,44 @@ __device__ __forceinline__ void half_sweeps(const A& at, int n, int i,
         for (int j = 0; j < H; ++j) x[r][j] = scale(x[r][j], inv[r]);
 }
 
-// half_chunk loads 2H right-hand sides from column c0 of B, lanes 0…15
-// columns c0…c0+H−1 and lanes 16…31 the next H, solves them with
-// half_sweeps and stores them back.
-template <typename T, int NC, int H, typename A>
-__device__ __forceinline__ void half_chunk(const A& at, int n, int lane,
-                                           const typename real_of<T>::type (&inv)[(NC + 15) / 16], T* bm,
-                                           long long ldb, int c0, T* pub) {
-    constexpr int NR = (NC + 15) / 16;
-    const int i = lane % 16;
-    const int c = c0 + (lane / 16) * H;
+// group_inverses sets inv[r] to 1/L(row, row) for the calling lane's rows
+// in group_chunk's layout (row = lane mod G + G·r), 0 for a row ≥ n.
+template <typename T, int NC, int G, typename A>
+__device__ __forceinline__ void group_inverses(typename real_of<T>::type (&inv)[(NC + G - 1) / G], const A& at, int n,
+                                               int lane) {
+    using R = typename real_of<T>::type;
+#pragma unroll
+    for (int r = 0; r < (NC + G - 1) / G; ++r) {
+        const int row = lane % G + G * r;
+        inv[r] = row < n ? R(1) / re(at(row, row)) : R(0);
+    }
+}
+
+// group_chunk loads (32/G)·H right-hand sides from column c0 of B, group g
+// (lanes gG…gG+G−1) columns c0 + gH…, solves them with group_sweeps and
+// stores them back. Group g's buffers start at pub + g·G/2, whatever H, so
+// halves address them as session 43's half_chunk did.
+template <typename T, int NC, int G, int H, typename A>
+__device__ __forceinline__ void group_chunk(const A& at, int n, int lane,
+                                            const typename real_of<T>::type (&inv)[(NC + G - 1) / G], T* bm,
+                                            long long ldb, int c0, T* pub) {
+    constexpr int NR = (NC + G - 1) / G;
+    const int i = lane % G;
+    const int c = c0 + (lane / G) * H;
     T x[NR][H];
 #pragma unroll
     for (int r = 0; r < NR; ++r)
 #pragma unroll
         for (int j = 0; j < H; ++j) {
-            const int row = i + 16 * r;
+            const int row = i + G * r;
             x[r][j] = row < n ? bm[row + (long long)(c + j) * ldb] : from_real<T>(0);
         }
-    half_sweeps<T, NC, H>(at, n, i, inv, x, pub + (lane / 16) * 8);
+    group_sweeps<T, NC, G, H>(at, n, i, inv, x, pub + (lane / G) * (G / 2));
 #pragma unroll
     for (int r = 0; r < NR; ++r)
 #pragma unroll
         for (int j = 0; j < H; ++j) {
-            const int row = i + 16 * r;
+            const int row = i + G * r;
             if (row < n) bm[row + (long long)(c + j) * ldb] = x[r][j];
         }
 }
@@ -1092,7 +1169,7 @@ __device__ __forceinline__ void half_chunk(const A& at, int n, int lane,
 // matrix, row i of L in row i of the warp's tile, B n×nrhs column-major at
 // bm: lane i holds rows i and i + 32 of B, in chunks of 16 right-hand sides
 // and then 8, 4, 2 and 1 for what is left, so no chunk carries unused
-// columns; up to NC = 48 a chunk of 16 is two halves of 8 (half_chunk).
+// columns; up to NC = 48 a chunk of 16 is two halves of 8 (group_chunk).
 // Reads of the tile are conflict-free: L(row, k) strides by NC + 1 (odd)
 // across lanes, L(k, row) by 1.
 template <typename T, int NC>
@@ -1104,7 +1181,7 @@ __device__ __forceinline__ void warp_solve(const T* tile, int n, int lane, T* bm
     const int ib = lane + 32;
     const R inva = R(1) / re(tile[lane * (NC + 1) + lane]);
     const R invb = ib < n ? R(1) / re(tile[ib * (NC + 1) + ib]) : R(0);
-    // Half-warp chunks (half_chunk) where NC ≤ 48, for 16 columns only.
+    // Half-warp chunks (group_chunk, G = 16) where NC ≤ 48, for 16 columns only.
     // [H200] 65,536 float systems, 16 right-hand sides (session25/, call
     // 2, lab builds): n = 48 921–931 µs against 1012 with warp_chunk,
     // n = 33 642 against 683; the landed build 929 and 643 (call 3). At 8
@@ -1113,17 +1190,18 @@ __device__ __forceinline__ void warp_solve(const T* tile, int n, int lane, T* bm
     // spilled (184–232 B) with chunks of 4 or 2 as halves. For double at
     // NC = 48, halves of 4 and 2 for 8 and 4 columns lost too: 1621 and
     // 1456 µs against 1297 and 1161 (65,536 systems; session30/, lab).
+    // Quarters (tri_solve's choice at NC ≤ 40) lost here: 65,536 systems,
+    // n = 40 with 16 right-hand sides, potrs_warp float 450.5 µs against
+    // 395.8, posv_warp float 738.4 against 710.8, posv_warp double 1261
+    // against 1298 but 1842 against 1802 with 32 (lab/final.py,
+    // bench/results/h200/session44/, call 2).
     constexpr int NR = (NC + 15) / 16;
     int c0 = 0;
     if constexpr (NR <= 3) {
-        R inv[NR]; // 1/L(row, row) of the lane's rows in half_chunk's layout
-#pragma unroll
-        for (int r = 0; r < NR; ++r) {
-            const int row = lane % 16 + 16 * r;
-            inv[r] = row < n ? R(1) / re(tile[row * (NC + 1) + row]) : R(0);
-        }
+        R inv[NR]; // 1/L(row, row) of the lane's rows in group_chunk's layout
+        group_inverses<T, NC, 16>(inv, at, n, lane);
 #pragma unroll 1
-        for (; c0 + 16 <= nrhs; c0 += 16) half_chunk<T, NC, 8>(at, n, lane, inv, bm, ldb, c0, pub);
+        for (; c0 + 16 <= nrhs; c0 += 16) group_chunk<T, NC, 16, 8>(at, n, lane, inv, bm, ldb, c0, pub);
     } else {
 #pragma unroll 1
         for (; c0 + 16 <= nrhs; c0 += 16) warp_chunk<T, 16>(at, n, lane, inva, invb, bm, ldb, c0, pub);

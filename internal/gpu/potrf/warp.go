@@ -2,8 +2,9 @@ package potrf
 
 // This file is the warp tier ("native:warp") for MaxN < n ≤ MaxWarpFor(dt):
 // one matrix per warp, two rows per lane in registers (warp.cu says how and
-// why), float32 up to n = 64 and float64 up to n = 56 (maxWarp says why);
-// the CTA tier takes the other orders and types.
+// why), float32 and float64 up to n = 64 (float64 above 56 on the split
+// body, by panels in a packed tile: maxWarp and warpSplit say why); the CTA
+// tier takes the other orders and types.
 
 import (
 	_ "embed"
@@ -102,8 +103,8 @@ func warpCols(n int) int { return (n + 3) / 4 * 4 }
 func warpSplit(dt cuda.DType, nc int) bool { return dt == cuda.Float64 && nc >= 60 }
 
 // potrsSplit reports whether potrs_warp of dt is potrs_split (the factor
-// in the packed tile, filled by cp.async, and tri_solve's half-warp
-// chunks): float64, at every NC and in both triangles. X keeps
+// in the packed tile, filled by cp.async, and tri_solve's chunks by groups
+// of lanes): float64, at every NC and in both triangles. X keeps
 // warp_solve's bits. [H200] 65,536 float64 systems, µs, potrs_split
 // against potrs_warp (bench/results/h200/session43/, call 3, lab/edges.py):
 // Lower n = 33 302 against 383 with 1 right-hand side, 597 against 638
@@ -228,14 +229,21 @@ func potrsWarpNames(dt cuda.DType, nc int, upper bool) []string {
 	return []string{fmt.Sprintf("%s<%s, %d, %v>", kernel, typeName[dt], nc, upper)}
 }
 
+// posvSplitNames are the name expressions of posv_split for bucket nc and
+// one triangle (either layout: the packed tile takes any).
+func posvSplitNames(dt cuda.DType, nc int, upper bool) []string {
+	return []string{fmt.Sprintf("posv_split<%s, %d, %v>", typeName[dt], nc, upper)}
+}
+
 // warpTypes are the types with a warp kernel.
 var warpTypes = []cuda.DType{cuda.Float32, cuda.Float64}
 
 // WarpKernelNames lists every name expression of warp.cu, for a registry or
 // a compile check: potrf_warp (Lower, Upper) for each bucket up to
 // MaxWarpFor, posv_warp (Lower, Upper through the tile, aligned Upper) up
-// to posvWarpMax and potrs_warp (Lower, Upper) up to MaxPotrsWarpFor, for
-// each type with the tier.
+// to posvWarpMax, potrs_warp (Lower, Upper) up to MaxPotrsWarpFor and
+// posv_split (Lower, Upper) where CanPosvSplit, for each type with the
+// tier.
 func WarpKernelNames() []string {
 	var names []string
 	for _, dt := range warpTypes {
@@ -249,6 +257,9 @@ func WarpKernelNames() []string {
 				}
 				if nc <= MaxPotrsWarpFor(dt) {
 					names = append(names, potrsWarpNames(dt, nc, uplo == core.Upper)...)
+				}
+				if CanPosvSplit(dt, nc) == nil {
+					names = append(names, posvSplitNames(dt, nc, uplo == core.Upper)...)
 				}
 			}
 		}
@@ -280,8 +291,9 @@ type solveKey struct {
 // other triangle, do not compile them).
 var posvWarpLoaded cuda.KernelSets[solveKey]
 
-// potrsWarpLoaded holds potrs_warp's, likewise.
-var potrsWarpLoaded cuda.KernelSets[solveKey]
+// potrsWarpLoaded holds potrs_warp's, likewise, and posvSplitLoaded
+// posv_split's.
+var potrsWarpLoaded, posvSplitLoaded cuda.KernelSets[solveKey]
 
 func warpKernels(c *cuda.Context, dt cuda.DType, nc int) ([]*cuda.Kernel, error) {
 	return loadWarp(c, &warpLoaded, "warp", warpKey{dt, nc}, func(k warpKey) []string { return warpKernelNames(k.dt, k.nc) })
@@ -290,6 +302,11 @@ func warpKernels(c *cuda.Context, dt cuda.DType, nc int) ([]*cuda.Kernel, error)
 func posvWarpKernels(c *cuda.Context, dt cuda.DType, nc int, uplo core.Uplo) ([]*cuda.Kernel, error) {
 	return loadWarp(c, &posvWarpLoaded, "posv_warp", solveKey{warpKey{dt, nc}, uplo == core.Upper},
 		func(k solveKey) []string { return posvWarpNames(k.dt, k.nc, k.upper) })
+}
+
+func posvSplitKernels(c *cuda.Context, dt cuda.DType, nc int, uplo core.Uplo) ([]*cuda.Kernel, error) {
+	return loadWarp(c, &posvSplitLoaded, "posv_split", solveKey{warpKey{dt, nc}, uplo == core.Upper},
+		func(k solveKey) []string { return posvSplitNames(k.dt, k.nc, k.upper) })
 }
 
 func potrsWarpKernels(c *cuda.Context, dt cuda.DType, nc int, uplo core.Uplo) ([]*cuda.Kernel, error) {
@@ -502,4 +519,56 @@ func PotrsWarp[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int, a cud
 		shared = splitBytes(dt, n)
 	}
 	return warpLaunch(s, ks[0], count, shared, &args)
+}
+
+// CanPosvSplit reports whether posv_split solves systems of order n and
+// type dtype (either triangle): nil for float64 with MaxN < n ≤ 64 and for
+// n = 0, or an error wrapping core.ErrUnsupported (another order or type:
+// float32 solves in posv_warp at every order), core.ErrShape or
+// core.ErrArgument.
+func CanPosvSplit(dtype cuda.DType, n int) error {
+	if err := checkWarpOrder("posv_split", dtype, n, MaxWarpFor(dtype)); err != nil {
+		return err
+	}
+	if dtype != cuda.Float64 {
+		return fmt.Errorf("%w: potrf: posv_split is for float64, not %v (posv_warp solves float32 at every order)",
+			core.ErrUnsupported, dtype)
+	}
+	return nil
+}
+
+// PosvSplit queues on s posv_split: for count matrices, the factorization
+// exactly as potrf_split's, the split body's by panels (A gets PotrfWarp's
+// bits, info its values), then the solve of A·X = B from the same packed
+// tile, X over B, for the matrices that did not fail, with PotrsWarp's
+// steps; a failed matrix's B is neither read nor written. A, info and X
+// are what PotrfWarp followed by PotrsWarp leave, to the bit, in one
+// launch that reads A once. Layouts are PosvWarp's. Calls CanPosvSplit
+// refuses are errors. It serves posv.Posv, which checks the arguments;
+// this checks A's as PotrfWarp does, and CanPosvSplit's rule. [H200] µs,
+// float64, against the two launches, 65,536 systems with 1 and 16
+// right-hand sides (lab/fused.py, bench/results/h200/session44/, call 4):
+// Lower n = 64 1620 and 2332 against 1868 and 2479, Upper n = 56 1348 and
+// 1944 against 1811 and 2336 (potrf_warp first) or 1535 and 2053
+// (potrf_split first); warp.cu's posv_split has the rest.
+func PosvSplit[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int, a cuda.DevicePtr, lda int, strideA int64,
+	b cuda.DevicePtr, ldb int, strideB int64, count int, info cuda.DevicePtr) error {
+	dt := cuda.DTypeOf[T]()
+	if err := CanPosvSplit(dt, n); err != nil {
+		return err
+	}
+	if s == nil {
+		return fmt.Errorf("%w: potrf: posv_split: nil stream", core.ErrArgument)
+	}
+	if done, err := warpStart(s, "potrf: posv_split", dt, uplo, n, a, lda, strideA, count, info); done {
+		return err
+	}
+	ks, err := posvSplitKernels(s.Context(), dt, warpCols(n), uplo)
+	if err != nil {
+		return err
+	}
+	var args cuda.Args
+	args.Ptr(a).Int64(int64(lda)).Int64(strideA).Int32(int32(n)).Ptr(b).Int64(int64(ldb)).Int64(strideB).
+		Int32(int32(nrhs)).Int32(int32(count)).Ptr(info)
+	return warpLaunch(s, ks[0], count, splitBytes(dt, n), &args)
 }

@@ -68,8 +68,9 @@ func TestWarpArguments(t *testing.T) {
 	// posv_warp: Lower, Upper tile, aligned Upper;
 	// potrs_warp: Lower, Upper; 8 float32 buckets (36…64); float64:
 	// potrf_warp 8 (36…56, then potrf_split at 60 and 64), posv_warp
-	// Lower 6 and Upper 4 (to 48), potrs_warp 8 (all potrs_split).
-	if got, want := len(WarpKernelNames()), (2+3+2)*8+8+2*8+1*6+2*4+2*8; got != want {
+	// Lower 6 and Upper 4 (to 48), potrs_warp 8 (all potrs_split),
+	// posv_split 8 (Lower, Upper).
+	if got, want := len(WarpKernelNames()), (2+3+2)*8+8+2*8+1*6+2*4+2*8+2*8; got != want {
 		t.Errorf("%d warp kernels, want %d", got, want)
 	}
 	// posv_warp and potrs_warp: the tier's types and orders, either
@@ -95,6 +96,13 @@ func TestWarpArguments(t *testing.T) {
 		{"Potrs float64 n = 64 nil stream", PotrsWarp[float64](nil, core.Lower, 64, 1, 1<<20, 64, 64*64, 1<<22, 64, 64, 1, 1<<24), core.ErrArgument},
 		{"Potrs float64 Upper n = 64 nil stream", PotrsWarp[float64](nil, core.Upper, 64, 1, 1<<20, 64, 64*64, 1<<22, 64, 64, 1, 0), core.ErrArgument},
 		{"Potrs float64 n = 65", PotrsWarp[float64](nil, core.Lower, 65, 1, 1<<20, 65, 65*65, 1<<22, 65, 65, 1, 0), core.ErrUnsupported},
+		{"Posv split float64 nil stream", PosvSplit[float64](nil, core.Upper, 64, 1, 1<<20, 64, 64*64, 1<<22, 64, 64, 1, 1<<24), core.ErrArgument},
+		{"Posv split float64 n = 33 nil stream", PosvSplit[float64](nil, core.Lower, 33, 1, 1<<20, 33, 33*33, 1<<22, 33, 33, 1, 1<<24), core.ErrArgument},
+		{"Posv split float32", PosvSplit[float32](nil, core.Lower, 48, 1, 1<<20, 48, 48*48, 1<<22, 48, 48, 1, 1<<24), core.ErrUnsupported},
+		{"Posv split complex128", PosvSplit[complex128](nil, core.Lower, 48, 1, 1<<20, 48, 48*48, 1<<22, 48, 48, 1, 1<<24), core.ErrUnsupported},
+		{"Posv split n = 32", PosvSplit[float64](nil, core.Lower, 32, 1, 1<<20, 32, 1024, 1<<22, 32, 32, 1, 1<<24), core.ErrUnsupported},
+		{"Posv split n = 65", PosvSplit[float64](nil, core.Lower, 65, 1, 1<<20, 65, 65*65, 1<<22, 65, 65, 1, 1<<24), core.ErrUnsupported},
+		{"Posv split n = -1", PosvSplit[float64](nil, core.Lower, -1, 1, 1<<20, 1, 1, 1<<22, 1, 1, 1, 1<<24), core.ErrShape},
 		{"Potrs n = 32", PotrsWarp[float32](nil, core.Lower, 32, 1, 1<<20, 32, 1024, 1<<22, 32, 32, 1, 0), core.ErrUnsupported},
 		{"Potrs n = 65", PotrsWarp[float32](nil, core.Lower, 65, 1, 1<<20, 65, 65*65, 1<<22, 65, 65, 1, 0), core.ErrUnsupported},
 		{"Potrs n = -1", PotrsWarp[float32](nil, core.Lower, -1, 1, 1<<20, 1, 1, 1<<22, 1, 1, 1, 0), core.ErrShape},
@@ -238,6 +246,84 @@ func testPotrfWarpWide[T core.Scalar](t *testing.T, s *cuda.Stream) {
 	}
 }
 
+// posvSplitMax is the largest order CanPosvSplit takes for dt, 0 for none.
+func posvSplitMax(dt cuda.DType) int {
+	if CanPosvSplit(dt, MaxWarpFor(dt)) != nil {
+		return 0
+	}
+	return MaxWarpFor(dt)
+}
+
+// TestPosvSplit checks what PosvSplit promises: A, info and X to the bit
+// as PotrfWarp followed by PotrsWarp leave them (the factor by warp_body up
+// to NC = 56 and by potrf_split above, whose bits warp.cu says are the
+// same), on TestPotrfWarp's mixed batch (failing and NaN matrices among
+// good ones, lda > n, gaps, the other triangle poisoned), every float64
+// order of the tier, both triangles, right-hand side counts each side of
+// tri_solve's chunks, ldb > n; a failed matrix's B stays as it was.
+func TestPosvSplit(t *testing.T) {
+	s := gputest.Stream(t)
+	for _, uplo := range []core.Uplo{core.Lower, core.Upper} {
+		t.Run(uplo.String(), func(t *testing.T) {
+			for _, n := range warpSizes(cuda.Float64) {
+				t.Run(fmt.Sprintf("n=%d", n), func(t *testing.T) { testPosvSplit(t, s, uplo, n) })
+			}
+		})
+	}
+}
+
+func testPosvSplit(t *testing.T, s *cuda.Stream, uplo core.Uplo, n int) {
+	const count = 21
+	same := func(x, y float64) bool { return oracle.SameBits(x, y) || math.IsNaN(x) && math.IsNaN(y) }
+	in, _ := gputest.MixedBatch[float64](n, count, uplo, uint64(700*n)+uint64(uplo))
+	for _, nrhs := range []int{1, 4, 8, 9, 16, 17, 33} {
+		ldb := n + 2
+		rhs := oracle.NewStridedLayout[float64](n, nrhs, count, ldb, ldb*nrhs+3)
+		rng := rand.New(rand.NewPCG(uint64(n), uint64(nrhs)))
+		for k := range rhs.Data {
+			rhs.Data[k] = 2*rng.Float64() - 1
+		}
+		run := func(solve func(a, b, info cuda.DevicePtr) error) ([]float64, []float64, []int32) {
+			pa, pb := gputest.Upload(t, s, in.Data), gputest.Upload(t, s, rhs.Data)
+			pi := gputest.Upload(t, s, slices.Repeat([]int32{-7}, count))
+			if err := solve(pa, pb, pi); err != nil {
+				t.Fatalf("nrhs=%d: %v", nrhs, err)
+			}
+			return gputest.Download[float64](t, s, pa, len(in.Data)), gputest.Download[float64](t, s, pb, len(rhs.Data)),
+				gputest.Download[int32](t, s, pi, count)
+		}
+		a1, x1, i1 := run(func(a, b, info cuda.DevicePtr) error {
+			return PosvSplit[float64](s, uplo, n, nrhs, a, in.LD, int64(in.Stride), b, ldb, int64(rhs.Stride), count, info)
+		})
+		a2, x2, i2 := run(func(a, b, info cuda.DevicePtr) error {
+			if err := PotrfWarp[float64](s, uplo, n, a, in.LD, int64(in.Stride), count, info); err != nil {
+				return err
+			}
+			return PotrsWarp[float64](s, uplo, n, nrhs, a, in.LD, int64(in.Stride), b, ldb, int64(rhs.Stride), count, info)
+		})
+		if !slices.Equal(i1, i2) || !slices.ContainsFunc(i1, func(v int32) bool { return v != 0 }) {
+			t.Errorf("nrhs=%d: info %v, the two launches' %v (some matrix must fail)", nrhs, i1, i2)
+		}
+		for k := range a1 {
+			if !same(a1[k], a2[k]) {
+				t.Errorf("nrhs=%d: A differs from the two launches' at element %d: %v against %v", nrhs, k, a1[k], a2[k])
+				break
+			}
+		}
+		for k := range x1 {
+			if !same(x1[k], x2[k]) {
+				t.Errorf("nrhs=%d: X differs from the two launches' at element %d: %v against %v", nrhs, k, x1[k], x2[k])
+				break
+			}
+		}
+		for m := range count {
+			if i1[m] != 0 && !slices.EqualFunc(rhs.Matrix(m), x1[m*rhs.Stride:m*rhs.Stride+len(rhs.Matrix(m))], same) {
+				t.Errorf("nrhs=%d: matrix %d failed (info %d) but its B changed", nrhs, m, i1[m])
+			}
+		}
+	}
+}
+
 // TestWarpConformance runs the shared Potrf suite on the warp kernel at
 // the edges of its rows and buckets; the suite's empty batch of order 4 is
 // below the tier.
@@ -272,7 +358,8 @@ func TestWarpKernelResources(t *testing.T) {
 				for _, l := range []struct {
 					load  loader
 					limit int
-				}{{posvWarpKernels, posvWarpMax(dt, uplo)}, {potrsWarpKernels, MaxPotrsWarpFor(dt)}} {
+				}{{posvWarpKernels, posvWarpMax(dt, uplo)}, {potrsWarpKernels, MaxPotrsWarpFor(dt)},
+					{posvSplitKernels, posvSplitMax(dt)}} {
 					if nc > l.limit {
 						continue
 					}
@@ -292,7 +379,8 @@ func TestWarpKernelResources(t *testing.T) {
 			for i, k := range append(ks, solves...) {
 				shared := warpTileBytes(dt, nc)
 				switch {
-				case strings.HasPrefix(k.Name, "potrf_split<") || strings.HasPrefix(k.Name, "potrs_split<"):
+				case strings.HasPrefix(k.Name, "potrf_split<") || strings.HasPrefix(k.Name, "potrs_split<") ||
+					strings.HasPrefix(k.Name, "posv_split<"):
 					shared = splitBytes(dt, nc)
 				case len(ks) > 0 && i == 0:
 					shared = 0
