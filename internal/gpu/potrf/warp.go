@@ -481,10 +481,18 @@ func PosvWarp[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int, a cuda
 			shared = posvWideBytes(dt, n)
 		}
 	}
+	args := solveArgs(n, nrhs, a, lda, strideA, b, ldb, strideB, count, info)
+	return warpLaunch(s, k, count, shared, &args)
+}
+
+// solveArgs are the arguments of posv_warp, potrs_warp (info 0: none) and
+// posv_split, in their order.
+func solveArgs(n, nrhs int, a cuda.DevicePtr, lda int, strideA int64, b cuda.DevicePtr, ldb int, strideB int64, count int,
+	info cuda.DevicePtr) cuda.Args {
 	var args cuda.Args
 	args.Ptr(a).Int64(int64(lda)).Int64(strideA).Int32(int32(n)).Ptr(b).Int64(int64(ldb)).Int64(strideB).
 		Int32(int32(nrhs)).Int32(int32(count)).Ptr(info)
-	return warpLaunch(s, k, count, shared, &args)
+	return args
 }
 
 // PotrsWarp queues on s potrs_warp: for count matrices given by their
@@ -511,9 +519,7 @@ func PotrsWarp[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int, a cud
 	if err != nil {
 		return err
 	}
-	var args cuda.Args
-	args.Ptr(a).Int64(int64(lda)).Int64(strideA).Int32(int32(n)).Ptr(b).Int64(int64(ldb)).Int64(strideB).
-		Int32(int32(nrhs)).Int32(int32(count)).Ptr(info)
+	args := solveArgs(n, nrhs, a, lda, strideA, b, ldb, strideB, count, info)
 	shared := warpTileBytes(dt, n)
 	if potrsSplit(dt) {
 		shared = splitBytes(dt, n)
@@ -567,8 +573,6 @@ func PosvSplit[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int, a cud
 	if err != nil {
 		return err
 	}
-	var args cuda.Args
-	args.Ptr(a).Int64(int64(lda)).Int64(strideA).Int32(int32(n)).Ptr(b).Int64(int64(ldb)).Int64(strideB).
-		Int32(int32(nrhs)).Int32(int32(count)).Ptr(info)
+	args := solveArgs(n, nrhs, a, lda, strideA, b, ldb, strideB, count, info)
 	return warpLaunch(s, ks[0], count, splitBytes(dt, n), &args)
 }
