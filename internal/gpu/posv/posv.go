@@ -10,7 +10,10 @@
 // 56 for float64, Upper 48 (potrf.CanPosvWarp), and above that to 64 the
 // factorization (potrf_warp) and then potrs_warp, two launches where
 // posv_warp's registers would spill; float64 takes the two launches below
-// that too where the right-hand sides are many (solveApart).
+// that too where the right-hand sides are many (solveApart), and
+// potrf.PosvSplit, factor and solve in one launch from a packed tile,
+// where it leads (posvSplit: from n = 57, Upper from 33, Lower 41…48 at
+// many systems).
 package posv
 
 import (
@@ -363,69 +366,72 @@ func factorThenSolve[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int,
 // posvSplit reports whether Posv takes potrf.PosvSplit (float64: the
 // factorization by panels in the warp's packed tile, then the solve from
 // that tile, in one launch): from n = 57, where it replaces potrf_split
-// then potrs_split; Upper from 49, where it replaces potrf_warp then
-// potrs_split; Upper 45…48 and Lower 45…48 with 16 right-hand sides or
-// more from 16,384 systems, where posv_warp or the two launches served.
+// then potrs_split; Upper from 37, and from 33 at 4,096 systems or more,
+// where posv_warp (through its square tile) or the two launches served;
+// Lower 45…48 from 4,096 systems, and Lower 41…44 there with 4
+// right-hand sides or more, where posv_warp or the two launches served.
 // [H200] float64, µs, posv_split against what Posv took before, the same
-// bits (lab/fused.py, bench/results/h200/session44/, call 4), 65,536
-// systems, 1, 4, 8, 16 right-hand sides: Lower n = 64 1620, 1745, 1965,
+// bits. 65,536 systems, 1, 4, 8, 16 right-hand sides (lab/fused.py,
+// bench/results/h200/session44/, call 4): Lower n = 64 1620, 1745, 1965,
 // 2332 against 1868, 1984, 2137, 2479; Upper n = 56 1348, 1459, 1649, 1944
-// against 1811, 1905, 2032, 2336; Upper n = 48 1054, 1142, 1238, 1472
-// against posv_warp's 1842, 1937 and the two launches' 1445, 1690; Lower
-// n = 48 with 16 1569 against 1633. 16,384 systems ranked them the same
-// way (Lower n = 64 with 4: 460.8 against 552.0; n = 48 with 16 409.6
-// against 435.2). Left as they were: Lower n = 45…56 with fewer
-// right-hand sides, where posv_warp led (n = 48 with 1: 1052 against
-// 1148), and Lower 49…56 with more than 8, where the two launches with
-// warp_body's factor tied (n = 56 with 16: 2022 against 2044 at 65,536,
-// 551.4 against 541.1 at 16,384). Below 16,384 systems Upper 45…48 was not
-// measured; there posv_warp stays.
+// against 1811, 1905, 2032, 2336. Upper n = 37…48 at every count
+// (bench/results/h200/session45/, lab/verify.py, call 4; lab/lower.py,
+// call 1): n = 44 with 1 and 16 at 16,384 systems 258.0 and 362.9 against
+// posv_warp's 399.5 and the two launches' 414.0; n = 40 at 65,536 922
+// against posv_warp's 1434, with 16 1230 against the two launches' 1340;
+// n = 48 at 4,096 76.6 and 106.1 against 116.9 and 193.3; at 1,024 n = 40
+// 20.4 and 25.9 against 21.5 and 27.2, n = 37 with 1 19.6 against 19.6.
+// Lower, since its tile is packed by columns (potrf's warp.cu, split_rows;
+// lab/routes.py, call 3): n = 48 with 1, 4 and 16 at 4,096 systems 75.0,
+// 80.4, 102.8 against posv_warp's 77.5, 86.1, 129.2; at 16,384 272.8,
+// 294.6, 373.6 against 276.5, 316.0, 482.9 (the two launches 434.5 with
+// 16); at 65,536 1036, 1120, 1420 against 1056, 1168, 1842; but at 1,024
+// 25.0 against 19.6 with 1. n = 44 (call 4): at 16,384 with 4 and 16 275.5
+// and 350.1 against 284.0 and 362.1, at 4,096 with 8 82.1 against 90.2,
+// with 4 a tie (75.9 against 75.7), with 1 at 16,384 256.6 against 250.9.
+// Upper n = 33…36 (call 5): at 4,096 systems and more posv_split led by
+// 14–31 % (n = 36 at 16,384 with 1 and 16: 222.5 and 300.9 against
+// 313.9 and 404.4, the two launches 341.3), at 1,024 not always (n = 33
+// with 16: 25.0 against 23.2). Left as they were: Lower n ≤ 40, where
+// posv_warp led (n = 40 at 16,384 with 1 and 16: 229.5 and 328.3 against
+// 257.4 and 333.3; at n = 33 and 36 posv_split won by 2 % at most, with 8
+// and 16 from 16,384 systems, call 5), and Lower 49…56, where posv_warp
+// led with few right-hand sides (n = 52 with 1 at 65,536: 1150 against
+// 1342) and the two launches tied with 16 (1860 against 1865).
 func posvSplit(dt cuda.DType, uplo core.Uplo, n, nrhs, count int) bool {
 	switch {
-	case dt != cuda.Float64 || n <= 44 || potrf.CanPosvSplit(dt, n) != nil:
+	case dt != cuda.Float64 || potrf.CanPosvSplit(dt, n) != nil:
 		return false
-	case n >= 57 || uplo == core.Upper && n >= 49:
+	case n >= 57 || uplo == core.Upper && n >= 37:
 		return true
-	case count < 16384:
+	case n >= 49 || count < 4096:
 		return false
 	case uplo == core.Upper:
 		return true
 	}
-	return n <= 48 && nrhs >= 16
+	return n >= 45 || n >= 41 && nrhs >= 4
 }
 
 // solveApart reports whether Posv factors and solves in two launches
-// (factorThenSolve) where posv_warp could do both: float64 with many
-// right-hand sides, where the solve outweighs reading A twice.
-// potrs_split's half-warp chunks (warp.cu's tri_solve) solve faster than
-// posv_warp, whose 242 registers at NC = 48 (the factorization's) leave 8
-// warps a multiprocessor for its solve. [H200] float64, µs, posv_warp
-// against the two launches, the same X (bench/results/h200/session43/,
-// call 3, lab/edges.py), 65,536 systems: Lower n = 48 1835 against 1633
-// with 16 right-hand sides, but 1672 against 1701 with 12 and 1300 against
-// 1397 with 8; n = 52 2427 against 1869 with 16, 2388 against 1952 with
-// 12, 1435 against 1596 with 8; n = 56 3235 against 2020 with 16, 3302
-// against 2110 with 12; n = 36…44 posv_warp led at 8 to 32 (n = 44 with
-// 16: 1419 against 1485). Upper n = 36…48: the two launches led at 8, 12,
-// 16 and 32 (n = 48 1619 against 1446 with 8, 1769 against 1690 with 16;
-// n = 36 1351 against 1308 with 16). 16,384 systems ranked them the same
-// way, but for n = 56 with 8, where posv_warp stays (481 against 488 µs;
-// 1761 against 1724 at 65,536). Below 8 right-hand sides posv_warp stays
-// (not measured against),
-// and below 16,384 systems, where two launches cost more than they save:
-// 1,024 systems of n = 48 with 16 right-hand sides took 48.4 µs Lower and
-// 52.6 Upper in two launches against posv_warp's 42.4 and 36.8 (call 4's
-// tune against the tables' rows); between 1,024 and 16,384 it was not
-// measured.
+// (factorThenSolve) where posv_warp could do both: float64 Lower n =
+// 49…56 with more than 8 right-hand sides from 16,384 systems, where the
+// solve outweighs reading A twice (posvSplit, asked first, takes the
+// orders around these). potrs_split's half-warp chunks (warp.cu's
+// tri_solve) solve faster than posv_warp, whose registers at NC ≥ 48 (the
+// factorization's) leave 8 warps a multiprocessor for its solve. [H200]
+// float64, µs, posv_warp against the two launches, the same X
+// (bench/results/h200/session43/, call 3, lab/edges.py), 65,536 systems:
+// n = 52 2427 against 1869 with 16 right-hand sides, 2388 against 1952
+// with 12, 1435 against 1596 with 8; n = 56 3235 against 2020 with 16,
+// 3302 against 2110 with 12. 16,384 systems ranked them the same way, but
+// for n = 56 with 8, where posv_warp stays (481 against 488 µs; 1761
+// against 1724 at 65,536). Below 16,384 systems two launches cost more
+// than they save (1,024 systems of n = 48 with 16: 48.4 µs against
+// posv_warp's 42.4, session 43's call 4). Upper with 8 or more and Lower
+// 45…48 with 16 took the two launches too until posv_split led there
+// (posvSplit; bench/results/h200/session45/).
 func solveApart(dt cuda.DType, uplo core.Uplo, n, nrhs, count int) bool {
-	if dt != cuda.Float64 || count < 16384 {
-		return false
-	}
-	if uplo == core.Upper {
-		return nrhs >= 8
-	}
-	// The buckets NC ≥ 52 and NC = 48 by order: n ≥ 49 and n ≥ 45.
-	return n >= 49 && nrhs > 8 || n >= 45 && nrhs >= 16
+	return dt == cuda.Float64 && uplo == core.Lower && count >= 16384 && n >= 49 && nrhs > 8
 }
 
 // Potrs queues on s the solution of A·X = B for count n×n matrices A given

@@ -81,9 +81,9 @@ func TestShape(t *testing.T) {
 }
 
 // TestSolveApart pins Posv's choice between posv_warp and the two launches
-// to the points solveApart's comment measured: float64 only, from 16,384
-// systems; Upper from 8 right-hand sides; Lower from 16 at NC = 48 and
-// above 8 from NC = 52.
+// to the points solveApart's comment measured: float64 Lower n = 49…56
+// only, from 16,384 systems, above 8 right-hand sides (posvSplit takes
+// Upper and Lower 45…48 before it).
 func TestSolveApart(t *testing.T) {
 	const many = 16384
 	for _, c := range []struct {
@@ -94,10 +94,10 @@ func TestSolveApart(t *testing.T) {
 		apart bool
 	}{
 		{cuda.Float32, core.Lower, 56, 32, false}, {cuda.Float32, core.Upper, 48, 16, false},
-		{cuda.Float64, core.Upper, 33, 7, false}, {cuda.Float64, core.Upper, 33, 8, true}, {cuda.Float64, core.Upper, 48, 16, true},
-		{cuda.Float64, core.Lower, 44, 32, false}, {cuda.Float64, core.Lower, 45, 15, false}, {cuda.Float64, core.Lower, 45, 16, true},
-		{cuda.Float64, core.Lower, 48, 12, false}, {cuda.Float64, core.Lower, 49, 8, false}, {cuda.Float64, core.Lower, 49, 9, true},
-		{cuda.Float64, core.Lower, 56, 8, false}, {cuda.Float64, core.Lower, 56, 12, true},
+		{cuda.Float64, core.Upper, 33, 8, false}, {cuda.Float64, core.Upper, 48, 16, false},
+		{cuda.Float64, core.Lower, 48, 16, false}, {cuda.Float64, core.Lower, 49, 8, false},
+		{cuda.Float64, core.Lower, 49, 9, true}, {cuda.Float64, core.Lower, 56, 8, false},
+		{cuda.Float64, core.Lower, 56, 12, true},
 	} {
 		if got := solveApart(c.dt, c.uplo, c.n, c.nrhs, many); got != c.apart {
 			t.Errorf("solveApart(%v, %v, n = %d, nrhs = %d, count = %d) = %v, want %v", c.dt, c.uplo, c.n, c.nrhs, many, got, c.apart)
@@ -111,10 +111,10 @@ func TestSolveApart(t *testing.T) {
 
 // TestPosvSplitChoice pins Posv's choice of posv_split to the points
 // posvSplit's comment measured: float64 only; from n = 57 and Upper from
-// 49 at any count; from 16,384 systems Upper 45…48 and Lower 45…48 with
-// 16 right-hand sides or more.
+// 37 at any count; from 4,096 systems Upper 33…36, Lower 45…48, and Lower
+// 41…44 with 4 right-hand sides or more.
 func TestPosvSplitChoice(t *testing.T) {
-	const many = 16384
+	const many = 4096
 	for _, c := range []struct {
 		dt          cuda.DType
 		uplo        core.Uplo
@@ -125,10 +125,12 @@ func TestPosvSplitChoice(t *testing.T) {
 		{cuda.Complex128, core.Lower, 64, 1, false, false}, {cuda.Float64, core.Lower, 65, 1, false, false},
 		{cuda.Float64, core.Lower, 57, 1, true, true}, {cuda.Float64, core.Upper, 64, 16, true, true},
 		{cuda.Float64, core.Lower, 56, 16, false, false}, {cuda.Float64, core.Lower, 49, 32, false, false},
-		{cuda.Float64, core.Upper, 49, 1, true, true}, {cuda.Float64, core.Upper, 48, 1, false, true},
-		{cuda.Float64, core.Upper, 45, 16, false, true}, {cuda.Float64, core.Upper, 44, 16, false, false},
-		{cuda.Float64, core.Lower, 48, 16, false, true}, {cuda.Float64, core.Lower, 48, 15, false, false},
-		{cuda.Float64, core.Lower, 45, 33, false, true}, {cuda.Float64, core.Lower, 44, 16, false, false},
+		{cuda.Float64, core.Upper, 49, 1, true, true}, {cuda.Float64, core.Upper, 48, 1, true, true},
+		{cuda.Float64, core.Upper, 37, 16, true, true}, {cuda.Float64, core.Upper, 36, 16, false, true},
+		{cuda.Float64, core.Upper, 33, 1, false, true}, {cuda.Float64, core.Lower, 36, 16, false, false},
+		{cuda.Float64, core.Lower, 48, 1, false, true}, {cuda.Float64, core.Lower, 45, 33, false, true},
+		{cuda.Float64, core.Lower, 44, 4, false, true}, {cuda.Float64, core.Lower, 41, 16, false, true},
+		{cuda.Float64, core.Lower, 44, 3, false, false}, {cuda.Float64, core.Lower, 40, 16, false, false},
 	} {
 		for _, k := range []struct {
 			count int
@@ -540,9 +542,10 @@ func posvCase[T core.Scalar](t *testing.T, s *cuda.Stream, uplo core.Uplo, n, co
 }
 
 // TestPosvApart checks Posv where it leaves posv_warp at many systems
-// (float64, 16,384 or more): solveApart's two launches (Lower 49 with 9
-// right-hand sides, Upper 40 with 8) and posvSplit's posv_split (Lower 48
-// with 16, Upper 45 and 48 with fewer than 8): the factor, info and X to
+// (float64, 16,384): solveApart's two launches (Lower 49 with 9
+// right-hand sides, 56 with 16) and posvSplit's posv_split (Lower 48 with
+// 16 and 1, Lower 44 with 4, Upper 36 and 37 with 8, Upper 45 with 1):
+// the factor, info and X to
 // the bit as potrf.PosvWarp gives them in one kernel, on 16,384 copies of
 // a mixed batch (failing and NaN matrices among them) with lda > n.
 // TestPosv's batches are too small to reach these paths.
@@ -553,8 +556,8 @@ func TestPosvApart(t *testing.T) {
 		uplo    core.Uplo
 		n, nrhs int
 		split   bool // posvSplit's, else solveApart's
-	}{{core.Lower, 48, 16, true}, {core.Lower, 49, 9, false}, {core.Upper, 40, 8, false}, {core.Upper, 45, 1, true},
-		{core.Upper, 48, 4, true}} {
+	}{{core.Lower, 48, 16, true}, {core.Lower, 48, 1, true}, {core.Lower, 44, 4, true}, {core.Lower, 49, 9, false},
+		{core.Lower, 56, 16, false}, {core.Upper, 36, 8, true}, {core.Upper, 37, 8, true}, {core.Upper, 45, 1, true}} {
 		t.Run(fmt.Sprintf("%v/n=%d/nrhs=%d", c.uplo, c.n, c.nrhs), func(t *testing.T) {
 			split := posvSplit(cuda.Float64, c.uplo, c.n, c.nrhs, count)
 			if split != c.split || !split && !solveApart(cuda.Float64, c.uplo, c.n, c.nrhs, count) {

@@ -568,12 +568,13 @@ __device__ __forceinline__ void warp_body(T* __restrict__ a, long long lda, long
 // The split body: potrf_warp's work for float64 above NC = 56, where
 // warp_body's 32 + NC values a lane spill (warp.go's maxWarp), and
 // potrs_warp's for float64 (every NC). The matrix's lower triangle goes
-// into the warp's packed tile (tri_at: row i at i(i + 1)/2, 16.6 KB for
-// double at NC = 64, half of warp_tile's square) by cp.async, every copy in
-// flight at once. potrf_split factors it there left-looking by panels of
-// 16 columns: for the panel at column c0, lane i takes its rows i and
-// i + 32 of the panel's columns from the tile (32 values; rows i < 32 only
-// while c0 < 32), subtracts L(row, j)·L(c0 + k, j) for the finished columns
+// into the warp's packed tile (tri_at: by rows, or by columns for
+// posv_split's Lower, split_rows; 16.6 KB for double at NC = 64, half of
+// warp_tile's square) by cp.async, every copy in flight at once.
+// potrf_split factors it there left-looking by panels of 16 columns: for
+// the panel at column c0, lane i takes its rows i and i + 32 of the
+// panel's columns from the tile (32 values; rows i < 32 only while c0 <
+// 32), subtracts L(row, j)·L(c0 + k, j) for the finished columns
 // j < c0 in order (its own rows' L from the tile, the panel rows' L as
 // broadcasts), runs warp_body's steps on the panel, and puts the rows back.
 // The tile then holds L, which goes out to A. potrs_split fills the tile
@@ -605,15 +606,45 @@ __device__ __forceinline__ void warp_body(T* __restrict__ a, long long lda, long
 // 1827 against 1923, Lower 2168 against 2040; call 1), so Posv took the
 // two launches; on the panels it wins (posv_split, session 44).
 
-// tri_at is the offset of L(i, k) in a packed triangle of rows.
-__device__ __forceinline__ int tri_at(int i, int k) { return i * (i + 1) / 2 + k; }
+// tri_at is the offset of L(i, k), i ≥ k, in a warp's packed tile, by
+// rows (row i at i(i + 1)/2) or by columns (column k at k·NC − k(k − 1)/2,
+// rows k…NC−1 in order). split_fill copies a column of A to consecutive
+// words where it is a row of the tile's L (Upper by rows) or a column
+// (Lower by columns); split_rows says which layout each kernel takes.
+template <int NC, bool ROWS> __device__ __forceinline__ int tri_at(int i, int k) {
+    if constexpr (ROWS) return i * (i + 1) / 2 + k;
+    else return k * (2 * NC - k - 1) / 2 + i;
+}
 
-// tri_tile is L in a packed triangle, for the solves (sweeps.cu). Triangular
-// numbers mod 32 are a permutation of 0…31, so lanes reading L(lane, k)
-// hit every bank once (float), or each 8-byte pair twice (double).
-template <typename T> struct tri_tile {
+// split_rows is whether split_body packs the tile by rows: always but for
+// posv_split's Lower, whose columns by rows land one word per row of the
+// tile. potrf_split and potrs_split keep rows (below).
+// Why. posv_split Lower ran 8 % behind Upper by rows: [H200] 16,384
+// float64 systems of n = 48, 1 and 16 right-hand sides, µs, Lower 299.3
+// and 409.3, Upper 276.0 and 388.0; Lower with Upper's copies (symmetric
+// A, the same values) 274.9 and 386.6 (lab/lower.py,
+// bench/results/h200/session45/, call 1). Lanes rotated so each
+// half-warp's words fell in 16 bank pairs ran slower (305.1): the scatter
+// costs, not bank conflicts. By columns, with split_panel stepping a
+// pointer to column j (tri_at's quadratic offset each step lost: 292.2 and
+// 385.9 at n = 48, and slower than rows from n = 49), 116 registers at
+// NC = 44 and 48 (140 by rows: 16 warps a multiprocessor against 12):
+// Lower n = 48 273.4 and 371.5 against rows' 300.1 and 408.2, n = 36
+// 237.8 and 311.5 against 241.0 and 318.8, n = 64 420.9 and 596.0 against
+// 426.8 and 610.4; 65,536 systems of n = 48 1037.5 and 1423 against 1147
+// and 1570 (lab/routes.py, call 3). potrf_split Lower by columns lost
+// (n = 64: 343.2 against 335.6, 65,536 matrices 1254 against 1230; call
+// 3), and so did potrs_split at 1 and 4 right-hand sides (n = 48 120.7
+// and 141.6 against 115.1 and 136.8, call 2).
+template <bool UPPER, bool SOLVE> constexpr bool split_rows = UPPER || !SOLVE;
+
+// tri_tile is L in a packed tile, for the solves (sweeps.cu). By rows,
+// lanes reading L(lane, k) hit 32 different words mod 32 (triangular
+// numbers mod 32 are a permutation of 0…31) and L(k, lane) consecutive
+// words; by columns the other way round.
+template <typename T, int NC, bool ROWS> struct tri_tile {
     const T* p;
-    __device__ __forceinline__ T operator()(int i, int k) const { return p[tri_at(i, k)]; }
+    __device__ __forceinline__ T operator()(int i, int k) const { return p[tri_at<NC, ROWS>(i, k)]; }
 };
 
 // split_pitch is the elements of one warp's packed tile, rounded up to
@@ -630,21 +661,24 @@ template <typename T, int NC> __device__ __forceinline__ T* split_tile(int warp)
 // split_fill copies the lower triangle of the Hermitian matrix at am into
 // the packed tile, rows and columns below n (real types: Upper's U(c, r) is
 // L(r, c)): Lower column c's rows c… and Upper column r's rows 0…r are
-// consecutive in memory and go to consecutive lanes. The calling lane's
-// copies have landed when it returns; the warp's after a __syncwarp.
-template <typename T, bool UPPER>
+// consecutive in memory and go to consecutive lanes, and to consecutive
+// words but for Lower by rows (split_rows). The calling lane's copies have
+// landed when it returns; the warp's after a __syncwarp.
+template <typename T, int NC, bool UPPER, bool ROWS>
 __device__ __forceinline__ void split_fill(T* tile, const T* am, long long lda, int n, int lane) {
+    static_assert(ROWS || !UPPER, "Upper's tile is by rows");
     long long at = 0; // column c (Lower) or r (Upper) at c·lda
 #pragma unroll 1
     for (int c = 0; c < n; ++c) {
         if constexpr (UPPER) {
             // U(0…c, c) into tile row c.
-            if (lane <= c) copy_async(tile + tri_at(c, lane), am + (at + lane));
-            if (lane + 32 <= c) copy_async(tile + tri_at(c, lane + 32), am + (at + lane + 32));
+            if (lane <= c) copy_async(tile + tri_at<NC, true>(c, lane), am + (at + lane));
+            if (lane + 32 <= c) copy_async(tile + tri_at<NC, true>(c, lane + 32), am + (at + lane + 32));
         } else {
+            // L(c…n−1, c) into tile column c.
             const int r = c + lane;
-            if (r < n) copy_async(tile + tri_at(r, c), am + (at + r));
-            if (r + 32 < n) copy_async(tile + tri_at(r + 32, c), am + (at + r + 32));
+            if (r < n) copy_async(tile + tri_at<NC, ROWS>(r, c), am + (at + r));
+            if (r + 32 < n) copy_async(tile + tri_at<NC, ROWS>(r + 32, c), am + (at + r + 32));
         }
         at = opaque(at + lda);
     }
@@ -653,24 +687,24 @@ __device__ __forceinline__ void split_fill(T* tile, const T* am, long long lda, 
 
 // split_row sets x[c] to L(r, c0 + c) from the tile where c0 + c ≤ r and to
 // the identity's entries beyond; a row r ≥ n is the identity's.
-template <typename T, int K> __device__ __forceinline__ void split_row(T (&x)[K], const T* tile, int r, int c0, int n) {
+template <typename T, int NC, bool ROWS, int K>
+__device__ __forceinline__ void split_row(T (&x)[K], const T* tile, int r, int c0, int n) {
     using R = typename real_of<T>::type;
-    const T* const row = tile + tri_at(r, 0);
 #pragma unroll
     for (int c = 0; c < K; ++c) {
         const int k = c0 + c;
         T v = from_real<T>(k == r ? R(1) : R(0));
-        if (r < n && k <= r) v = row[k];
+        if (r < n && k <= r) v = tile[tri_at<NC, ROWS>(r, k)];
         x[c] = v;
     }
 }
 
 // split_put writes x[c] into the tile as L(r, c0 + c) for c0 + c ≤ r.
-template <typename T, int K> __device__ __forceinline__ void split_put(const T (&x)[K], T* tile, int r, int c0) {
-    T* const row = tile + tri_at(r, 0);
+template <typename T, int NC, bool ROWS, int K>
+__device__ __forceinline__ void split_put(const T (&x)[K], T* tile, int r, int c0) {
 #pragma unroll
     for (int c = 0; c < K; ++c)
-        if (c0 + c <= r) row[c0 + c] = x[c];
+        if (c0 + c <= r) tile[tri_at<NC, ROWS>(r, c0 + c)] = x[c];
 }
 
 // split_steps runs warp_body's steps j = 0…K−1 on the panel at column c0:
@@ -720,28 +754,33 @@ __device__ __forceinline__ void split_steps(T (&x)[K], T (&y)[K], int lane, int 
 // split_panel factors the columns C0…C0+15 below NC in the tile (the
 // comment above): the lane's rows of the panel from the tile, the products
 // of the finished columns subtracted, the panel's steps, the rows back.
-template <typename T, int NC, int C0>
+template <typename T, int NC, bool ROWS, int C0>
 __device__ __forceinline__ void split_panel(T* tile, int lane, int n, T* col0, T* col1, int& fail) {
     if constexpr (C0 < NC) {
         constexpr int K = 16;
         constexpr bool TOP = C0 < 32; // rows lane (x) still have columns here
         const int ib = lane + 32;
         T x[K], y[K];
-        if constexpr (TOP) split_row<T, K>(x, tile, lane, C0, n);
-        split_row<T, K>(y, tile, ib, C0, n);
-        const T* const own_x = tile + tri_at(lane, 0);
-        const T* const own_y = tile + tri_at(ib < NC ? ib : 0, 0);
+        if constexpr (TOP) split_row<T, NC, ROWS, K>(x, tile, lane, C0, n);
+        split_row<T, NC, ROWS, K>(y, tile, ib, C0, n);
+        // L(i, j) is row_i[j] by rows, col_j[i] by columns (split_rows:
+        // tri_at's offset computed each step lost).
+        const T* const row_x = tile + tri_at<NC, true>(lane, 0);
+        const T* const row_y = tile + tri_at<NC, true>(ib < NC ? ib : 0, 0);
+        const T* col_j = tile;
+        const int iy = ib < NC ? ib : 0; // no address past the tile
 #pragma unroll 4
         for (int j = 0; j < C0; ++j) {
-            const T lx = TOP ? own_x[j] : from_real<T>(0);
-            const T ly = ib < NC ? own_y[j] : from_real<T>(0);
+            const T lx = TOP ? (ROWS ? row_x[j] : col_j[lane]) : from_real<T>(0);
+            const T ly = ib < NC ? (ROWS ? row_y[j] : col_j[iy]) : from_real<T>(0);
 #pragma unroll
             for (int c = 0; c < K; ++c) {
                 if (C0 + c >= NC) break; // padding columns: nothing in the tile
-                const T p = tile[tri_at(C0 + c, j)];
+                const T p = ROWS ? tile[tri_at<NC, true>(C0 + c, j)] : col_j[C0 + c];
                 if constexpr (TOP) x[c] = sub_mul_conj(x[c], lx, p);
                 y[c] = sub_mul_conj(y[c], ly, p);
             }
+            col_j += NC - 1 - j; // from L(0, j)'s place to L(0, j + 1)'s
         }
         if constexpr (TOP) {
             split_steps<T, K, true, C0>(x, y, lane, C0, col0, col1, fail);
@@ -750,8 +789,8 @@ __device__ __forceinline__ void split_panel(T* tile, int lane, int n, T* col0, T
             split_steps<T, K, false, C0 - 32>(y, none, lane, C0, col0, col1, fail);
         }
         __syncwarp(); // every lane has read its rows and the panel's before they are rewritten
-        if constexpr (TOP) split_put<T, K>(x, tile, lane, C0);
-        if (ib < NC) split_put<T, K>(y, tile, ib, C0);
+        if constexpr (TOP) split_put<T, NC, ROWS, K>(x, tile, lane, C0);
+        if (ib < NC) split_put<T, NC, ROWS, K>(y, tile, ib, C0);
         __syncwarp();
     }
 }
@@ -803,13 +842,13 @@ template <int NC> constexpr int tri_group = NC <= 40 ? 8 : 16;
 // 16 815 against 870, n = 64 1249 against 1484 (136 and 180 registers
 // against 114 and 144); at n = 56 quarters won with 16 and 32 right-hand
 // sides but lost with 8 and 12 (846 against 791; call 1).
-template <typename T, int NC>
+template <typename T, int NC, bool ROWS>
 __device__ __forceinline__ void tri_solve(const T* tile, int n, int lane, T* bm, long long ldb, int nrhs) {
     using R = typename real_of<T>::type;
     constexpr int G = tri_group<NC>;
     __shared__ __align__(16) T pubs[kWarpTier][2 * 16];
     T* const pub = pubs[threadIdx.x / 32];
-    const tri_tile<T> at{tile};
+    const tri_tile<T, NC, ROWS> at{tile};
     int c0 = 0;
     if (nrhs >= kTriHalves) {
         R inv[(NC + G - 1) / G];
@@ -820,8 +859,8 @@ __device__ __forceinline__ void tri_solve(const T* tile, int n, int lane, T* bm,
     }
     if (c0 == nrhs) return;
     const int ib = lane + 32;
-    const R inva = R(1) / re(tile[tri_at(lane, lane)]);
-    const R invb = ib < n ? R(1) / re(tile[tri_at(ib, ib)]) : R(0);
+    const R inva = R(1) / re(at(lane, lane));
+    const R invb = ib < n ? R(1) / re(at(ib, ib)) : R(0);
     warp_tail<T, 8>(at, n, lane, inva, invb, bm, ldb, c0, nrhs, pub);
 }
 
@@ -849,13 +888,14 @@ __device__ __forceinline__ void split_body(T* __restrict__ a, long long lda, lon
     T* const col0 = reinterpret_cast<T*>(&column[0][warp][0]);
     T* const col1 = reinterpret_cast<T*>(&column[1][warp][0]);
 
-    split_fill<T, UPPER>(tile, am, lda, n, lane);
+    constexpr bool ROWS = split_rows<UPPER, SOLVE>;
+    split_fill<T, NC, UPPER, ROWS>(tile, am, lda, n, lane);
     __syncwarp();
     int fail = 0;
-    split_panel<T, NC, 0>(tile, lane, n, col0, col1, fail);
-    if (fail == 0) split_panel<T, NC, 16>(tile, lane, n, col0, col1, fail); // uniform over the warp
-    if (fail == 0) split_panel<T, NC, 32>(tile, lane, n, col0, col1, fail);
-    if (fail == 0) split_panel<T, NC, 48>(tile, lane, n, col0, col1, fail);
+    split_panel<T, NC, ROWS, 0>(tile, lane, n, col0, col1, fail);
+    if (fail == 0) split_panel<T, NC, ROWS, 16>(tile, lane, n, col0, col1, fail); // uniform over the warp
+    if (fail == 0) split_panel<T, NC, ROWS, 32>(tile, lane, n, col0, col1, fail);
+    if (fail == 0) split_panel<T, NC, ROWS, 48>(tile, lane, n, col0, col1, fail);
 
     // L out of the tile: columns before last (every one when fail = 0) and
     // the failing pivot.
@@ -868,14 +908,14 @@ __device__ __forceinline__ void split_body(T* __restrict__ a, long long lda, lon
 #pragma unroll
             for (int h = 0; h < 2; ++h) {
                 const int r = lane + 32 * h;
-                if (r <= c && (r < last || (r == c && c == fail - 1))) am[at + r] = tile[tri_at(c, r)];
+                if (r <= c && (r < last || (r == c && c == fail - 1))) am[at + r] = tile[tri_at<NC, ROWS>(c, r)];
             }
         } else {
             // Column c of L: rows c…n−1, two per lane.
 #pragma unroll
             for (int h = 0; h < 2; ++h) {
                 const int r = c + lane + 32 * h;
-                if (r < n && (c < last || (r == c && c == fail - 1))) am[at + r] = tile[tri_at(r, c)];
+                if (r < n && (c < last || (r == c && c == fail - 1))) am[at + r] = tile[tri_at<NC, ROWS>(r, c)];
             }
         }
         at = opaque(at + lda);
@@ -898,7 +938,7 @@ __device__ __forceinline__ void split_body(T* __restrict__ a, long long lda, lon
         // real, so only float could; posv_split is float64's.
         static_assert(!SOLVE || sizeof(T) == 8, "posv_split solves from the tile, which finish_in_memory bypasses");
         if (fail != 0) return; // uniform over the warp: B is neither read nor written
-        tri_solve<T, NC>(tile, n, lane, b + m * bstride, ldb, nrhs);
+        tri_solve<T, NC, ROWS>(tile, n, lane, b + m * bstride, ldb, nrhs);
     }
 }
 
@@ -915,8 +955,9 @@ __global__ void potrf_split(T* __restrict__ a, long long lda, long long stride, 
 // and X have the bits of those two launches (and of potrf_warp's where it
 // exists: the panels keep warp_body's bits). Arguments as posv_warp's.
 // Why. Posv's two launches read A twice, and potrs_split waits on its
-// copies before it solves; here the tile already holds L. 138–140
-// registers, 12 warps a multiprocessor as both launches had. [H200]
+// copies before it solves; here the tile already holds L. 136–142
+// registers, 12 warps a multiprocessor as both launches had; Lower at
+// NC = 44 and 48, packed by columns, 116 and 16 warps (split_rows). [H200]
 // 65,536 float64 systems, 1, 4, 8, 16 right-hand sides, µs, against
 // potrf_split then potrs_split (lab/fused.py,
 // bench/results/h200/session44/, call 4): Lower n = 64 1620, 1745, 1965,
@@ -924,7 +965,8 @@ __global__ void potrf_split(T* __restrict__ a, long long lda, long long stride, 
 // against 1750, 1853, 1981, 2300. Against warp_body's factor then
 // potrs_split it won in Upper (n = 56: 1348 against 1811 with 1) but tied
 // in Lower (n = 56 with 16: 2044 against 2022), and posv_warp kept Lower
-// with few right-hand sides (n = 48 with 1: 1148 against 1052); posv.go's
+// with few right-hand sides (n = 48 with 1: 1148 against 1052) until
+// Lower's tile went by columns (1036 against 1056, split_rows); posv.go's
 // posvSplit takes it where it won. The first split body's posv kernel lost
 // (the comment above): 184–188 registers, 8 warps.
 template <typename T, int NC, bool UPPER>
@@ -945,9 +987,9 @@ __global__ void potrs_split(const T* __restrict__ a, long long lda, long long st
     if (m >= count) return;                       // the whole warp
     if (info != nullptr && info[m] != 0) return; // the whole warp too
     T* const tile = split_tile<T, NC>(warp);
-    split_fill<T, UPPER>(tile, a + m * stride, lda, n, lane);
+    split_fill<T, NC, UPPER, true>(tile, a + m * stride, lda, n, lane);
     __syncwarp();
-    tri_solve<T, NC>(tile, n, lane, b + m * bstride, ldb, nrhs);
+    tri_solve<T, NC, true>(tile, n, lane, b + m * bstride, ldb, nrhs);
 }
 
 // potrf_warp factors one matrix per warp (warp_body), Upper through the

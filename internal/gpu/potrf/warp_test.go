@@ -304,16 +304,16 @@ func testPosvSplit(t *testing.T, s *cuda.Stream, uplo core.Uplo, n int) {
 		if !slices.Equal(i1, i2) || !slices.ContainsFunc(i1, func(v int32) bool { return v != 0 }) {
 			t.Errorf("nrhs=%d: info %v, the two launches' %v (some matrix must fail)", nrhs, i1, i2)
 		}
-		for k := range a1 {
-			if !same(a1[k], a2[k]) {
-				t.Errorf("nrhs=%d: A differs from the two launches' at element %d: %v against %v", nrhs, k, a1[k], a2[k])
-				break
-			}
-		}
-		for k := range x1 {
-			if !same(x1[k], x2[k]) {
-				t.Errorf("nrhs=%d: X differs from the two launches' at element %d: %v against %v", nrhs, k, x1[k], x2[k])
-				break
+		for _, c := range []struct {
+			name      string
+			got, want []float64
+		}{{"A", a1, a2}, {"X", x1, x2}} {
+			for k := range c.got {
+				if !same(c.got[k], c.want[k]) {
+					t.Errorf("nrhs=%d: %s differs from the two launches' at element %d: %v against %v",
+						nrhs, c.name, k, c.got[k], c.want[k])
+					break
+				}
 			}
 		}
 		for m := range count {
