@@ -545,9 +545,9 @@ func posvCase[T core.Scalar](t *testing.T, s *cuda.Stream, uplo core.Uplo, n, co
 // (float64, 16,384): solveApart's two launches (Lower 49 with 9
 // right-hand sides, 56 with 16) and posvSplit's posv_split (Lower 48 with
 // 16 and 1, Lower 44 with 4, Upper 36 and 37 with 8, Upper 45 with 1):
-// the factor, info and X to
-// the bit as potrf.PosvWarp gives them in one kernel, on 16,384 copies of
-// a mixed batch (failing and NaN matrices among them) with lda > n.
+// the factor, info and X to the bit as potrf.PosvWarp gives them in one
+// kernel, on 16,384 copies of a mixed batch (failing and NaN matrices
+// among them) with lda > n.
 // TestPosv's batches are too small to reach these paths.
 func TestPosvApart(t *testing.T) {
 	s := gputest.Stream(t)
