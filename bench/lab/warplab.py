@@ -100,10 +100,6 @@ class Kernels:
     def __init__(self):
         self.fn, self.sass = {}, {}
 
-    def regs(self, tag, name):
-        f = self.fn[(tag, name)]
-        return f.num_regs, f.local_size_bytes
-
     def same_sass(self, a, b, name):
         return self.sass[(a, name)] == self.sass[(b, name)]
 

@@ -230,7 +230,8 @@ func potrsWarpNames(dt cuda.DType, nc int, upper bool) []string {
 }
 
 // posvSplitNames are the name expressions of posv_split for bucket nc and
-// one triangle (either layout: the packed tile takes any).
+// one triangle: one kernel for any lda or alignment, since split_fill
+// copies A element by element (posv_warp has aligned variants).
 func posvSplitNames(dt cuda.DType, nc int, upper bool) []string {
 	return []string{fmt.Sprintf("posv_split<%s, %d, %v>", typeName[dt], nc, upper)}
 }
