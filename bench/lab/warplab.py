@@ -99,6 +99,7 @@ class Kernels:
 
     def __init__(self):
         self.fn, self.sass = {}, {}
+        self.modules = []  # (source tag, cupy RawModule), for a lab's __device__ globals
 
     def same_sass(self, a, b, name):
         return self.sass[(a, name)] == self.sass[(b, name)]
@@ -135,6 +136,7 @@ def build(sources, names):
     k = Kernels()
     for tag, (path, lowered, funcs) in done:  # modules load in the main thread: the context is per thread
         m = cp.RawModule(path=path)
+        k.modules.append((tag, m))
         for name, low in lowered.items():
             f = k.fn[(tag, name)] = m.get_function(low)
             k.sass[(tag, name)] = funcs.get(low)
@@ -171,13 +173,16 @@ def same(x, y):
 _flush = None
 
 
-def timed(f, reps=9):
-    """Median µs of f over reps − 2 runs (the first two dropped), L2 flushed before each, CUDA events."""
+def timed(f, reps=9, setup=None):
+    """Median µs of f over reps − 2 runs (the first two dropped), L2 flushed before each, CUDA events;
+    setup, untimed, before each flush (a kernel that works in place gets its input back)."""
     global _flush
     if _flush is None:
         _flush = cp.empty(256 << 20, dtype=cp.uint8)
     ts = []
     for r in range(reps):
+        if setup is not None:
+            setup()
         _flush.fill(r)
         s, e = cp.cuda.Event(), cp.cuda.Event()
         s.record()

@@ -5,6 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -17,33 +19,41 @@ import (
 )
 
 func kernelsUsage(w io.Writer) {
-	fmt.Fprintf(w, "Usage: batchlas kernels [-device cuda:N]\n\n")
+	fmt.Fprintf(w, "Usage: batchlas kernels [-device cuda:N]\n")
+	fmt.Fprintf(w, "       batchlas kernels -dump DIR\n\n")
 	fmt.Fprintf(w, "Compiles (or finds in the disk cache) every kernel batchlas ships, loads it\n")
 	fmt.Fprintf(w, "on the GPU, and lists its registers, local (spill) bytes, static shared\n")
 	fmt.Fprintf(w, "bytes and the time it took, with \"cache\" where the compiled image came from\n")
-	fmt.Fprintf(w, "the disk cache. It exits 1 if a kernel uses local memory (the house rule).\n")
+	fmt.Fprintf(w, "the disk cache. It exits 1 if a kernel uses local memory (the house rule).\n\n")
+	fmt.Fprintf(w, "With -dump it needs no GPU: for each kernel source it writes into DIR the\n")
+	fmt.Fprintf(w, "code NVRTC is given (NN-name.cu), its name expressions (NN-name.names, one\n")
+	fmt.Fprintf(w, "a line) and the options added to --gpu-architecture and -std=c++17\n")
+	fmt.Fprintf(w, "(NN-name.options), so the kernels can be compiled and compared elsewhere\n")
+	fmt.Fprintf(w, "(scripts/kernel-sass).\n")
 }
 
-// kernelSources loads each family's kernels into ctx; a new kernel family
-// adds its loader here.
-var kernelSources = []struct {
-	name string
+// kernelFamily is one source's kernels: what `kernels` loads on a GPU and
+// what -dump writes without one.
+type kernelFamily struct {
+	name   string // for messages and the dump's file names
+	source cuda.Source
+	names  func() []string
+	// load puts the kernels into ctx; nil loads source with names as one
+	// module.
 	load func(*cuda.Context) ([]*cuda.Kernel, error)
-}{
-	{"copy.cu", func(c *cuda.Context) ([]*cuda.Kernel, error) {
-		return cuda.DefaultJIT().Load(c, cuda.CopySource, cuda.CopyKernelNames()...)
-	}},
-	{"transpose.cu", func(c *cuda.Context) ([]*cuda.Kernel, error) {
-		return cuda.DefaultJIT().Load(c, cuda.TransposeSource, cuda.TransposeKernelNames()...)
-	}},
-	{"fixup.cu", fixup.Load},
-	{"potrf.cu", func(c *cuda.Context) ([]*cuda.Kernel, error) {
-		return cuda.DefaultJIT().Load(c, potrf.Source, potrf.KernelNames()...)
-	}},
-	{"posv.cu", posv.Load},
-	{"cta.cu", potrf.LoadCTAKernels},
-	{"warp.cu", potrf.LoadWarpKernels},
-	{"cta.cu (posv_cta)", func(c *cuda.Context) ([]*cuda.Kernel, error) {
+}
+
+// kernelSources are every family batchlas ships; a new kernel family adds
+// itself here.
+var kernelSources = []kernelFamily{
+	{name: "copy.cu", source: cuda.CopySource, names: cuda.CopyKernelNames},
+	{name: "transpose.cu", source: cuda.TransposeSource, names: cuda.TransposeKernelNames},
+	{name: "fixup.cu", source: fixup.Source, names: fixup.KernelNames, load: fixup.Load},
+	{name: "potrf.cu", source: potrf.Source, names: potrf.KernelNames},
+	{name: "posv.cu", source: posv.Source, names: posv.KernelNames, load: posv.Load},
+	{name: "cta.cu", source: potrf.CTASource, names: potrf.CTAKernelNames, load: potrf.LoadCTAKernels},
+	{name: "warp.cu", source: potrf.WarpSource, names: potrf.WarpKernelNames, load: potrf.LoadWarpKernels},
+	{name: "cta.cu (posv_cta)", source: potrf.CTASource, names: posvCTANames, load: func(c *cuda.Context) ([]*cuda.Kernel, error) {
 		var all []*cuda.Kernel
 		for dt := cuda.Float32; dt <= cuda.Complex128; dt++ {
 			ks, err := potrf.PosvCTAKernels(c, dt)
@@ -54,9 +64,57 @@ var kernelSources = []struct {
 		}
 		return all, nil
 	}},
-	{"blocked.cu", func(c *cuda.Context) ([]*cuda.Kernel, error) {
-		return cuda.DefaultJIT().Load(c, cholblocked.Source, cholblocked.KernelNames()...)
-	}},
+	{name: "blocked.cu", source: cholblocked.Source, names: cholblocked.KernelNames},
+}
+
+// posvCTANames are posv_cta's and potrs_cta's names for every type, in the
+// order the family's load returns them.
+func posvCTANames() []string {
+	var names []string
+	for dt := cuda.Float32; dt <= cuda.Complex128; dt++ {
+		names = append(names, potrf.PosvCTANames(dt)...)
+	}
+	return names
+}
+
+func (f kernelFamily) loadInto(c *cuda.Context) ([]*cuda.Kernel, error) {
+	if f.load != nil {
+		return f.load(c)
+	}
+	return cuda.DefaultJIT().Load(c, f.source, f.names()...)
+}
+
+// dumpKernels writes each family's code, names and options into dir (made
+// if missing), files numbered in kernelSources' order.
+func dumpKernels(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for i, f := range kernelSources {
+		base := filepath.Join(dir, fmt.Sprintf("%02d-%s", i, dumpName(f.name)))
+		files := map[string]string{
+			".cu":      f.source.Code,
+			".names":   strings.Join(f.names(), "\n") + "\n",
+			".options": strings.Join(f.source.Options, "\n"),
+		}
+		for ext, text := range files {
+			if err := os.WriteFile(base+ext, []byte(text), 0o644); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// dumpName is a family's name as a file name: "cta.cu (posv_cta)" is
+// "cta-posv_cta".
+func dumpName(family string) string {
+	name, extra, _ := strings.Cut(family, " ")
+	name = strings.TrimSuffix(name, ".cu")
+	if extra = strings.Trim(extra, "()"); extra != "" {
+		name += "-" + extra
+	}
+	return name
 }
 
 func runKernels(args []string, stdout, stderr io.Writer) int {
@@ -64,11 +122,23 @@ func runKernels(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	fs.Usage = func() { kernelsUsage(stderr) }
 	device := fs.String("device", "cuda:0", "the GPU")
+	dump := fs.String("dump", "", "write each kernel source, its names and options into this directory instead (no GPU needed)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitOK
 		}
 		return exitUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "batchlas kernels: unexpected argument %q\n", fs.Arg(0))
+		return exitUsage
+	}
+	if *dump != "" {
+		if err := dumpKernels(*dump); err != nil {
+			fmt.Fprintf(stderr, "batchlas kernels: -dump: %v\n", err)
+			return exitFailure
+		}
+		return exitOK
 	}
 	ordinal, err := strconv.Atoi(strings.TrimPrefix(strings.TrimPrefix(*device, "cuda"), ":"))
 	if *device == "cuda" {
@@ -90,7 +160,7 @@ func runKernels(args []string, stdout, stderr io.Writer) int {
 	}
 	status := exitOK
 	for _, src := range kernelSources {
-		if _, err := src.load(ctx); err != nil {
+		if _, err := src.loadInto(ctx); err != nil {
 			fmt.Fprintf(stderr, "batchlas kernels: %s: %v\n", src.name, err)
 			status = exitFailure
 		}

@@ -3,7 +3,7 @@
 // decisions.
 //
 //	batchlas devices
-//	batchlas kernels [-device cuda:N]
+//	batchlas kernels [-device cuda:N | -dump DIR]
 //	batchlas bench OP [flags]
 //	batchlas route OP --n N --batch B [flags]
 //	batchlas tune OP --n LIST --batch LIST [flags]

@@ -2,9 +2,11 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -157,6 +159,55 @@ func TestKernelsCommand(t *testing.T) {
 	}
 	if code != exitOK || !strings.Contains(out.String(), "copy_matrices") {
 		t.Errorf("kernels: exit %d\n%s%s", code, out.String(), errOut.String())
+	}
+}
+
+// TestKernelsDump: -dump needs no GPU and writes, for every family, the
+// code, one name expression a line (each of a template the code defines)
+// and the options, numbered in kernelSources' order.
+func TestKernelsDump(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "dump")
+	if code, stdout, stderr := runCLI("kernels", "-dump", dir); code != exitOK {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 3*len(kernelSources) {
+		t.Errorf("%d files for %d families", len(entries), len(kernelSources))
+	}
+	total := 0
+	for i, f := range kernelSources {
+		base := filepath.Join(dir, fmt.Sprintf("%02d-%s", i, dumpName(f.name)))
+		code, err := os.ReadFile(base + ".cu")
+		if err != nil || string(code) != f.source.Code {
+			t.Errorf("%s: the code differs from the source's (%v)", f.name, err)
+		}
+		names, err := os.ReadFile(base + ".names")
+		lines := strings.Split(strings.TrimSuffix(string(names), "\n"), "\n")
+		if err != nil || !slices.Equal(lines, f.names()) {
+			t.Errorf("%s: %d names, want %d (%v)", f.name, len(lines), len(f.names()), err)
+		}
+		for _, name := range lines {
+			template, _, _ := strings.Cut(name, "<")
+			if !strings.Contains(string(code), template) {
+				t.Errorf("%s: %q names no template of the code", f.name, name)
+			}
+		}
+		total += len(lines)
+		if _, err := os.Stat(base + ".options"); err != nil {
+			t.Error(err)
+		}
+	}
+	if total < 800 {
+		t.Errorf("%d kernels in all; batchlas ships more than 800", total)
+	}
+	if got := dumpName("cta.cu (posv_cta)"); got != "cta-posv_cta" {
+		t.Errorf(`dumpName("cta.cu (posv_cta)") = %q`, got)
+	}
+	if code, _, _ := runCLI("kernels", "-dump", dir, "extra"); code != exitUsage {
+		t.Errorf("kernels -dump DIR extra: exit %d, want %d", code, exitUsage)
 	}
 }
 

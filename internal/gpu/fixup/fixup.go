@@ -7,6 +7,7 @@ package fixup
 import (
 	_ "embed"
 	"fmt"
+	"slices"
 	"unsafe"
 
 	"github.com/batchlas/batchlas/internal/core"
@@ -16,7 +17,12 @@ import (
 //go:embed fixup.cu
 var code string
 
-var source = cuda.Source{Name: "fixup.cu", Code: code}
+// Source is the embedded fixup.cu.
+var Source = cuda.Source{Name: "fixup.cu", Code: code}
+
+// KernelNames lists every name expression of fixup.cu, in the order Load
+// returns the kernels.
+func KernelNames() []string { return slices.Clone(names) }
 
 var names = []string{
 	"restore_failed<unsigned int>",
@@ -36,7 +42,7 @@ var names = []string{
 var loaded cuda.KernelSets[struct{}] // per context, every kernel of names in order
 
 func load(c *cuda.Context, _ struct{}) ([]*cuda.Kernel, error) {
-	return cuda.DefaultJIT().Load(c, source, names...)
+	return cuda.DefaultJIT().Load(c, Source, names...)
 }
 
 func kernel(c *cuda.Context, i int) (*cuda.Kernel, error) {

@@ -804,9 +804,9 @@ template <typename T, int NC, int G, typename A>
 __device__ __forceinline__ void group_inverses(typename real_of<T>::type (&inv)[(NC + G - 1) / G], const A& at, int n,
                                                int lane);
 
-// kTriHalves is the narrowest chunk of right-hand sides tri_solve deals
-// to groups of lanes.
-constexpr int kTriHalves = 8;
+// kTriGroups is the narrowest chunk of right-hand sides tri_solve deals
+// to groups of lanes (halves or quarters, tri_group).
+constexpr int kTriGroups = 8;
 
 // tri_group is the group of lanes (group_chunk) that solves tri_solve's
 // chunks: quarter-warps where NC is 36 or 40, half-warps above (the
@@ -821,7 +821,7 @@ template <int NC> constexpr int tri_group = NC <= 40 ? 8 : 16;
 // of L are G addresses. [H200] ncu, 16,384 float64 systems, n = 64, 16
 // right-hand sides: warp_chunk kept L1/shared 74 % busy and the issue
 // slots 44 %, 530 µs; the halves 80 % and 56 %, 420 µs. 65,536 systems,
-// µs, warp_chunk against halves from 16 columns and from 8 (kTriHalves =
+// µs, warp_chunk against halves from 16 columns and from 8 (kTriGroups =
 // 16, 8; lab/tri.py, bench/results/h200/session43/, call 2): n = 64 with
 // 16 right-hand sides 1557 against 1244 and 1254, with 8 941 against 954
 // and 897; n = 48 with 16 1152 against 810 and 816, with 8 709 against 675
@@ -850,7 +850,7 @@ __device__ __forceinline__ void tri_solve(const T* tile, int n, int lane, T* bm,
     T* const pub = pubs[threadIdx.x / 32];
     const tri_tile<T, NC, ROWS> at{tile};
     int c0 = 0;
-    if (nrhs >= kTriHalves) {
+    if (nrhs >= kTriGroups) {
         R inv[(NC + G - 1) / G];
         group_inverses<T, NC, G>(inv, at, n, lane);
 #pragma unroll 1
@@ -936,7 +936,7 @@ __device__ __forceinline__ void split_body(T* __restrict__ a, long long lda, lon
         // A matrix finish_in_memory factored has fail = 0 but its tile is
         // not L: none for double (above), and the tier's types here are
         // real, so only float could; posv_split is float64's.
-        static_assert(!SOLVE || sizeof(T) == 8, "posv_split solves from the tile, which finish_in_memory bypasses");
+        static_assert(sizeof(T) == 8, "posv_split solves from the tile, which finish_in_memory bypasses");
         if (fail != 0) return; // uniform over the warp: B is neither read nor written
         tri_solve<T, NC, ROWS>(tile, n, lane, b + m * bstride, ldb, nrhs);
     }
