@@ -134,6 +134,12 @@ func runKernels(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	if *dump != "" {
+		deviceSet := false
+		fs.Visit(func(f *flag.Flag) { deviceSet = deviceSet || f.Name == "device" })
+		if deviceSet {
+			fmt.Fprintln(stderr, "batchlas kernels: -dump needs no device; give one or the other")
+			return exitUsage
+		}
 		if err := dumpKernels(*dump); err != nil {
 			fmt.Fprintf(stderr, "batchlas kernels: -dump: %v\n", err)
 			return exitFailure

@@ -206,8 +206,10 @@ func TestKernelsDump(t *testing.T) {
 	if got := dumpName("cta.cu (posv_cta)"); got != "cta-posv_cta" {
 		t.Errorf(`dumpName("cta.cu (posv_cta)") = %q`, got)
 	}
-	if code, _, _ := runCLI("kernels", "-dump", dir, "extra"); code != exitUsage {
-		t.Errorf("kernels -dump DIR extra: exit %d, want %d", code, exitUsage)
+	for _, args := range [][]string{{"-dump", dir, "extra"}, {"-device", "cuda:0", "-dump", dir}} {
+		if code, _, _ := runCLI(append([]string{"kernels"}, args...)...); code != exitUsage {
+			t.Errorf("kernels %q: exit %d, want %d", args, code, exitUsage)
+		}
 	}
 }
 

@@ -52,7 +52,7 @@ CASES = {  # dtype: buckets compiled
     np.complex64: [128],
     np.complex128: [128, 160],
 }
-names = {"head": [], "hs": [], "s1": [], "new": [], "noupd": []}
+names = {"head": [], "hs": [], "s1": [], "new": [], "noupd": [], "u2": []}
 for tag in names:
     for dt, nps in CASES.items():
         for p in nps:
@@ -85,8 +85,11 @@ mark = "    const int t = threadIdx.x; // the row this thread owns\n"
 assert src_stamp.count(mark) == 1
 src_stamp = src_stamp.replace(mark, mark + "    const long long st0 = clock64();\n")
 src_pairs = src_new + '\n#line 1 "pairs.cu"\n' + wl.read(HERE + "pairs.cu")
+# u2: new with the update's loop over block columns unrolled by 2 (the next block's loads beside this one's products).
+src_u2 = src_new.replace(upd, upd.replace("#pragma unroll 1", "#pragma unroll 2"))
+assert src_u2 != src_new
 srcs = {"head": src_head, "hs": src_hs, "s1": src_s1, "new": src_new, "noupd": src_noupd, "stamp": src_stamp,
-        "pairs": src_pairs}
+        "pairs": src_pairs, "u2": src_u2}
 names["stamp"] = [name(np.float32, p, 8, u) for p in (128, 256) for u in (False, True)]
 PAIRS = {np.float32: [64, 96, 128], np.float64: [128]}  # pairs' buckets
 names["pairs"] = [name(dt, p, 8, u).replace("potrf_cta<", "potrf_cta_pairs<") for dt, ps in PAIRS.items() for p in ps
@@ -154,7 +157,7 @@ def check(dt, n, count, lda, upper, seed, spoilt):
     a0 = s.astype(dt)
     res = {}
     vec = 1 if (upper and lda % (16 // np.dtype(dt).itemsize) == 0) else 0
-    for tag in [x for x in ("head", "hs", "s1", "new", "pairs") if has(x, dt, n)]:
+    for tag in [x for x in ("head", "hs", "s1", "new", "pairs", "u2") if has(x, dt, n)]:
         a = a0.copy()
         info = cp.full(count, -7, dtype=cp.int32)
         launch(tag, dt, n, upper, a, lda, count, info, vec)()
@@ -163,6 +166,9 @@ def check(dt, n, count, lda, upper, seed, spoilt):
     ok = True
     if not (wl.same(res["hs"][0], res["head"][0]) and (res["hs"][1] == res["head"][1]).all()):
         print("  HS DIFFERS FROM HEAD (bits or info)")
+        ok = False
+    if not (wl.same(res["u2"][0], res["new"][0]) and (res["u2"][1] == res["new"][1]).all()):
+        print("  U2 DIFFERS FROM NEW (bits or info)")  # the same operations in the same order
         ok = False
     for tag in [x for x in ("new", "pairs") if x in res]:
         ok &= verify(tag, res[tag], res["head"][1], s, a0, n, lda, upper, dt)
@@ -225,7 +231,7 @@ for dt, ns in [(np.float32, [33, 40, 64, 65, 71, 96, 97, 128, 129, 160, 200, 224
         allok &= check(dt, n, 64, n, True, 5, spoilt=False)
 print("ALL OK" if allok else "SOME BAD", flush=True)
 
-print("\ntimes (µs, median of 7, L2 flushed): head / hs / s1 / new / noupd / pairs (new, no update: wrong, a diagnostic)", flush=True)
+print("\ntimes (µs, median of 7, L2 flushed): head / hs / s1 / new / noupd (new without its update: wrong, a diagnostic) / pairs / u2", flush=True)
 for dt, n, upper, counts in [(np.float32, 128, True, [1, 256, 1024, 4096, 16384]),
                              (np.float32, 128, False, [1, 256, 4096]),
                              (np.float32, 96, True, [1, 256, 4096]),
@@ -243,14 +249,14 @@ for dt, n, upper, counts in [(np.float32, 128, True, [1, 256, 1024, 4096, 16384]
         info = cp.zeros(count, dtype=cp.int32)
         ts = {}
         vec = 1 if (upper and n % (16 // np.dtype(dt).itemsize) == 0) else 0
-        for tag in [x for x in ("head", "hs", "s1", "new", "noupd", "pairs") if has(x, dt, n)]:
+        for tag in [x for x in ("head", "hs", "s1", "new", "noupd", "pairs", "u2") if has(x, dt, n)]:
             a = a0.copy()
             ts[tag] = wl.timed(launch(tag, dt, n, upper, a, n, count, info, vec), reps=9,
                                setup=lambda: cp.copyto(a, a0))  # each run factors A, not the last run's L
             if tag != "noupd" and int((info != 0).sum()):
                 print(f"  {tag}: a timed matrix failed")
         print(f"{TN[dt]} {'U' if upper else 'L'} n={n} count={count}: {ts['head']:.2f} / {ts['hs']:.2f} / {ts['s1']:.2f} / "
-              f"{ts['new']:.2f} / {ts['noupd']:.2f} / {ts['pairs'] if 'pairs' in ts else float('nan'):.2f} "
+              f"{ts['new']:.2f} / {ts['noupd']:.2f} / {ts['pairs'] if 'pairs' in ts else float('nan'):.2f} / {ts['u2']:.2f} "
               f"(head/new {ts['head'] / ts['new']:.2f}×)", flush=True)
 
 
