@@ -91,7 +91,7 @@ assert src_u2 != src_new
 srcs = {"head": src_head, "hs": src_hs, "s1": src_s1, "new": src_new, "noupd": src_noupd, "stamp": src_stamp,
         "pairs": src_pairs, "u2": src_u2}
 names["stamp"] = [name(np.float32, p, 8, u) for p in (128, 256) for u in (False, True)]
-PAIRS = {np.float32: [64, 96, 128], np.float64: [128]}  # pairs' buckets
+PAIRS = {np.float32: [64, 96, 128, 160, 224, 256], np.float64: [128]}  # pairs' buckets
 names["pairs"] = [name(dt, p, 8, u).replace("potrf_cta<", "potrf_cta_pairs<") for dt, ps in PAIRS.items() for p in ps
                   for u in (False, True)]
 parts = lambda l: [l[i::3] for i in range(3)]

@@ -1,9 +1,10 @@
 // Lab only (session 46): cta_factor of cta-steps.patch with two threads a
-// row, 2·NP threads a block (NP ≤ 128). Lanes 2i and 2i + 1 of warp w hold
-// row 16w + i: each copies half of the row's columns into the trapezoid,
-// half h subtracts the finished block columns K ≡ h (mod 2) and the pair
-// adds its two sums by one shuffle, so the longest warp's update, the
-// chain's largest part at one matrix, halves. Both lanes then hold the
+// row, 2·NP threads a block (up to 512, hence the launch bounds). Lanes 2i
+// and 2i + 1 of warp w hold row 16w + i: each copies half of the row's
+// columns into the trapezoid, half h subtracts the finished block columns
+// K ≡ h (mod 2) and the pair adds its two sums by one shuffle, so the
+// longest warp's update (by an estimate from instruction counts, the
+// chain's largest part at one matrix) halves. Both lanes then hold the
 // same row (a + b = b + a), factor the diagonal block and solve it; half 0
 // stores. Real types only (the pair's sum is one shuffle).
 template <typename T, int NP, int NB, bool UPPER>
@@ -11,7 +12,7 @@ __device__ __forceinline__ int cta_factor_pairs(T* __restrict__ a, long long lda
     using R = typename real_of<T>::type;
     constexpr int V = 16 / (int)sizeof(T);
     static_assert(sizeof(R) == sizeof(T), "real types: the pair's sum is one shuffle");
-    static_assert(NP % 32 == 0 && NP >= 64 && NP <= 128, "2·NP threads, at most 256");
+    static_assert(NP % 32 == 0 && NP >= 64 && NP <= 256, "2·NP threads, at most 512");
     static_assert(NB >= 2 && 32 % NB == 0 && NP % NB == 0 && NB % V == 0, "NB divides 32; a step's row is whole vectors");
 
     T* const S = reinterpret_cast<T*>(cta_shared);
@@ -133,7 +134,7 @@ __device__ __forceinline__ int cta_factor_pairs(T* __restrict__ a, long long lda
 }
 
 template <typename T, int NP, int NB, bool UPPER>
-__global__ void potrf_cta_pairs(T* __restrict__ a, long long lda, long long stride, int n, int* __restrict__ info,
+__global__ void __launch_bounds__(2 * NP) potrf_cta_pairs(T* __restrict__ a, long long lda, long long stride, int n, int* __restrict__ info,
                                 int vec) {
     const int fail = cta_factor_pairs<T, NP, NB, UPPER>(a, lda, stride, n, vec);
     if (threadIdx.x == 0) info[blockIdx.x] = fail;
