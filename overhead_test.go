@@ -1,6 +1,7 @@
 package batchlas
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"math/rand/v2"
@@ -161,5 +162,118 @@ func overheadCase(t *testing.T, q *Queue, uplo Uplo, n, count int, tier string) 
 	}
 	for i, arm := range arms {
 		t.Logf("%-22s %8.2f µs per call on the GPU, %6.2f µs per call to enqueue", arm.name, gputest.Median(gpuUS[i]), gputest.Median(hostUS[i]))
+	}
+}
+
+// TestPosvOverhead times Posv by native:fused with and without the info
+// memset that Posv made before its kernels stored every status
+// (posvStoresEveryStatus): one call per repetition after an L2 eviction,
+// events around it (the memset inside them), as batchlas tune times a
+// call; the median of 15 repetitions, the arms interleaved, every status
+// checked. Run with -overhead on a GPU.
+func TestPosvOverhead(t *testing.T) {
+	if !*overheadFlag {
+		t.Skip("run with -overhead")
+	}
+	q := testGPUQueue(t)
+	for _, c := range []struct {
+		uplo           Uplo
+		n, nrhs, count int
+	}{{Lower, 32, 1, 4096}, {Lower, 48, 16, 1024}, {Lower, 64, 16, 16384}, {Upper, 64, 16, 16384}} {
+		t.Run(fmt.Sprintf("float32/%v/n=%d/nrhs=%d/batch=%d", c.uplo, c.n, c.nrhs, c.count), func(t *testing.T) {
+			posvOverheadCase[float32](t, q, c.uplo, c.n, c.nrhs, c.count)
+		})
+		t.Run(fmt.Sprintf("float64/%v/n=%d/nrhs=%d/batch=%d", c.uplo, c.n, c.nrhs, c.count), func(t *testing.T) {
+			posvOverheadCase[float64](t, q, c.uplo, c.n, c.nrhs, c.count)
+		})
+	}
+}
+
+func posvOverheadCase[T Scalar](t *testing.T, q *Queue, uplo Uplo, n, nrhs, count int) {
+	dev := q.Device()
+	rng := rand.New(rand.NewPCG(2, uint64(n)))
+	hostA := make([]T, n*n*count)
+	for m := range count {
+		a := hostA[m*n*n : (m+1)*n*n]
+		for j := range n {
+			for i := j; i < n; i++ {
+				v := realScalar[T](rng.Float64() - 0.5)
+				if i == j {
+					v = realScalar[T](float64(n))
+				}
+				a[i+j*n], a[j+i*n] = v, v
+			}
+		}
+	}
+	hostB := make([]T, n*nrhs*count)
+	for i := range hostB {
+		hostB[i] = realScalar[T](rng.Float64())
+	}
+	batch := func(rows, cols int, host []T) *Batch[T] {
+		x, err := NewBatch[T](dev, rows, cols, count)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(x.Free)
+		if host != nil {
+			if err := x.Upload(q, host); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return x
+	}
+	pa, pb := batch(n, n, hostA), batch(n, nrhs, hostB)
+	a, b := batch(n, n, nil), batch(n, nrhs, nil)
+	info, err := NewInfo(dev, count)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := q.gpu.stream
+	posv := func() error { return Posv(q, uplo, a, b, info, Route("native:fused")) }
+	arms := []struct {
+		name string
+		call func() error
+	}{
+		{"memset+Posv", func() error {
+			if err := cuda.MemsetD32(s, info.gpu.ptr, 0, int64(count)); err != nil {
+				return err
+			}
+			return posv()
+		}},
+		{"Posv", posv},
+	}
+	us := make([][]float64, len(arms))
+	for rep := -1; rep < 15; rep++ {
+		for i, arm := range arms {
+			if err := errors.Join(Copy(q, pa, a), Copy(q, pb, b), q.EvictCache(), q.Wait()); err != nil {
+				t.Fatal(err)
+			}
+			start, err := q.Mark()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := arm.call(); err != nil {
+				t.Fatal(err)
+			}
+			end, err := q.Mark()
+			if err != nil {
+				t.Fatal(err)
+			}
+			d, err := end.Since(start)
+			if err != nil {
+				t.Fatal(err)
+			}
+			start.Release()
+			end.Release()
+			if fails, err := info.Failed(q); err != nil || len(fails) > 0 {
+				t.Fatalf("%s: failed %v, %v", arm.name, fails, err)
+			}
+			if rep >= 0 {
+				us[i] = append(us[i], float64(d.Nanoseconds())/1e3)
+			}
+		}
+	}
+	for i, arm := range arms {
+		t.Logf("%-12s %9.2f µs per call on the GPU", arm.name, gputest.Median(us[i]))
 	}
 }

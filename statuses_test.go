@@ -10,33 +10,49 @@ import (
 	"github.com/batchlas/batchlas/internal/cuda"
 )
 
-// TestStatusesWritten holds every candidate of storesEveryStatus to what
-// Potrf relies on when it skips zeroing the statuses: with the Info full of
-// garbage before the call, each matrix's status is afterwards 0, or for the
-// one matrix that is not positive definite the order of its failing minor.
-// Each candidate runs at orders across its tier (both ends for float32),
-// both triangles, every type it can run at that order.
+// TestStatusesWritten holds every candidate of storesEveryStatus and
+// posvStoresEveryStatus to what Potrf and Posv rely on when they skip
+// zeroing the statuses: with the Info full of garbage before the call, each
+// matrix's status is afterwards 0, or for the one matrix that is not
+// positive definite the order of its failing minor. Each candidate runs at
+// orders across its tier (both ends for float32), both triangles, every
+// type it can run at that order; Posv with one right-hand side and with
+// none. (Posv's paths for thousands of systems are internal/gpu/posv's
+// TestPosvApart's.)
 func TestStatusesWritten(t *testing.T) {
 	q := testGPUQueue(t)
 	orders := map[string][]int{"native:tiny": {1, 5, 32}, "native:warp": {33, 64}, "native:cta": {33, 65, 256}}
-	for name := range storesEveryStatus {
-		if orders[name] == nil {
-			t.Errorf("%s has no orders to test", name)
-		}
-		for _, n := range orders[name] {
-			for _, uplo := range []Uplo{Lower, Upper} {
-				t.Run(fmt.Sprintf("%s/n=%d/%v", name, n, uplo), func(t *testing.T) {
-					statusesCase[float32](t, q, name, uplo, n)
-					statusesCase[float64](t, q, name, uplo, n)
-					statusesCase[complex64](t, q, name, uplo, n)
-					statusesCase[complex128](t, q, name, uplo, n)
-				})
+	posvOrders := map[string][]int{"native:fused": {1, 5, 32, 33, 40, 48, 56, 64}}
+	for _, c := range []struct {
+		op     string
+		stores map[string]bool
+		orders map[string][]int
+		rhs    []int
+	}{{"Potrf", storesEveryStatus, orders, []int{0}}, {"Posv", posvStoresEveryStatus, posvOrders, []int{0, 1}}} {
+		for name := range c.stores {
+			if c.orders[name] == nil {
+				t.Errorf("%s %s has no orders to test", c.op, name)
+			}
+			for _, n := range c.orders[name] {
+				for _, uplo := range []Uplo{Lower, Upper} {
+					for _, nrhs := range c.rhs {
+						t.Run(fmt.Sprintf("%s/%s/n=%d/%v/nrhs=%d", c.op, name, n, uplo, nrhs), func(t *testing.T) {
+							statusesCase[float32](t, q, c.op, name, uplo, n, nrhs)
+							statusesCase[float64](t, q, c.op, name, uplo, n, nrhs)
+							statusesCase[complex64](t, q, c.op, name, uplo, n, nrhs)
+							statusesCase[complex128](t, q, c.op, name, uplo, n, nrhs)
+						})
+					}
+				}
 			}
 		}
 	}
 }
 
-func statusesCase[T Scalar](t *testing.T, q *Queue, name string, uplo Uplo, n int) {
+// statusesCase runs op ("Potrf" or "Posv", with nrhs right-hand sides) by
+// candidate name on 37 matrices of order n, one of them not positive
+// definite, with garbage in the Info, and checks every status.
+func statusesCase[T Scalar](t *testing.T, q *Queue, op, name string, uplo Uplo, n, nrhs int) {
 	const count, bad = 37, 11
 	failAt := (n + 1) / 2 // the leading minor of this order is not positive definite
 	rng := rand.New(rand.NewPCG(uint64(n), 3))
@@ -76,7 +92,23 @@ func statusesCase[T Scalar](t *testing.T, q *Queue, name string, uplo Uplo, n in
 	if err := cuda.MemsetD32(q.gpu.stream, info.gpu.ptr, 0x7f7f7f7f, count); err != nil {
 		t.Fatal(err)
 	}
-	if err := Potrf(q, uplo, a, info, Route(name)); err != nil {
+	call := func() error { return Potrf(q, uplo, a, info, Route(name)) }
+	if op == "Posv" {
+		b, err := NewBatch[T](q.Device(), n, nrhs, count)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer b.Free()
+		rhs := make([]T, n*nrhs*count)
+		for i := range rhs {
+			rhs[i] = realScalar[T](rng.Float64())
+		}
+		if err := b.Upload(q, rhs); err != nil {
+			t.Fatal(err)
+		}
+		call = func() error { return Posv(q, uplo, a, b, info, Route(name)) }
+	}
+	if err := call(); err != nil {
 		if errors.Is(err, ErrUnsupported) {
 			return // not a type or order this candidate takes
 		}
