@@ -124,27 +124,14 @@ func overheadCase(t *testing.T, q *Queue, uplo Uplo, n, count int, tier string) 
 			if err := q.Wait(); err != nil {
 				t.Fatal(err)
 			}
-			start, err := q.Mark()
-			if err != nil {
-				t.Fatal(err)
-			}
-			t0 := time.Now()
-			for j, x := range xs {
-				if err := arm.call(x, infos[j]); err != nil {
-					t.Fatal(err)
+			d, h := marked(t, q, func() error {
+				for j, x := range xs {
+					if err := arm.call(x, infos[j]); err != nil {
+						return err
+					}
 				}
-			}
-			h := time.Since(t0)
-			end, err := q.Mark()
-			if err != nil {
-				t.Fatal(err)
-			}
-			d, err := end.Since(start)
-			if err != nil {
-				t.Fatal(err)
-			}
-			start.Release()
-			end.Release()
+				return nil
+			})
 			if rep >= 0 {
 				gpuUS[i] = append(gpuUS[i], float64(d.Nanoseconds())/1e3/calls)
 				hostUS[i] = append(hostUS[i], float64(h.Nanoseconds())/1e3/calls)
@@ -248,23 +235,7 @@ func posvOverheadCase[T Scalar](t *testing.T, q *Queue, uplo Uplo, n, nrhs, coun
 			if err := errors.Join(Copy(q, pa, a), Copy(q, pb, b), q.EvictCache(), q.Wait()); err != nil {
 				t.Fatal(err)
 			}
-			start, err := q.Mark()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := arm.call(); err != nil {
-				t.Fatal(err)
-			}
-			end, err := q.Mark()
-			if err != nil {
-				t.Fatal(err)
-			}
-			d, err := end.Since(start)
-			if err != nil {
-				t.Fatal(err)
-			}
-			start.Release()
-			end.Release()
+			d, _ := marked(t, q, arm.call)
 			if fails, err := info.Failed(q); err != nil || len(fails) > 0 {
 				t.Fatalf("%s: failed %v, %v", arm.name, fails, err)
 			}
@@ -276,4 +247,29 @@ func posvOverheadCase[T Scalar](t *testing.T, q *Queue, uplo Uplo, n, nrhs, coun
 	for i, arm := range arms {
 		t.Logf("%-12s %9.2f µs per call on the GPU", arm.name, gputest.Median(us[i]))
 	}
+}
+
+// marked enqueues on q between two marks and returns the device time
+// between the marks and the host time the enqueueing took.
+func marked(t *testing.T, q *Queue, enqueue func() error) (device, host time.Duration) {
+	t.Helper()
+	start, err := q.Mark()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer start.Release()
+	t0 := time.Now()
+	if err := enqueue(); err != nil {
+		t.Fatal(err)
+	}
+	host = time.Since(t0)
+	end, err := q.Mark()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer end.Release()
+	if device, err = end.Since(start); err != nil {
+		t.Fatal(err)
+	}
+	return device, host
 }

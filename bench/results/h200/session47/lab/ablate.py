@@ -10,20 +10,17 @@
 # Every variant but head computes something else, but stays finite and positive definite where it matters: without
 # the loop's updates a tile is A's own, so the diagonal tiles are A's and factor. Only head's result is checked
 # (info, ‖LLᵀ − A‖₁ / (‖A‖₁·n·eps)); the others' info is printed so that a failure (which would skip work) shows.
-# Launched as PotrfTiled launches chol_tiled (session 33's lab/pairs.py: CuPy, CUDA events around the launch, L2
+# Launched as PotrfTiled launches chol_tiled (bench/lab/tiledlab.py: CuPy, CUDA events around the launch, L2
 # evicted, variants interleaved in each repetition, median of $REPS). $CASES: uplo x n x count x blocks-a-
 # multiprocessor (1 or 4), every case the split (3xTF32) kernel.
 #   python3 bench/results/h200/session47/lab/ablate.py            # on the GPU machine, from the repository root
-#   COMPILE_ONLY=1 NVRTC=… CUOBJDUMP=… python3 …/ablate.py       # here: compile and print registers only
-import os, sys, time
-sys.path.insert(0, "bench/results/h200/session20")
-os.environ.setdefault("NVRTC", "/usr/local/cuda/lib64/libnvrtc.so")
-os.environ.setdefault("CUOBJDUMP", "/usr/local/cuda/bin/cuobjdump")
+#   eval "$(scripts/local-cuda /tmp/lcuda)"; LD_LIBRARY_PATH=$(dirname $NVRTC) COMPILE_ONLY=1 python3 …/ablate.py
+#                                                                   # here: compile, print registers and frames
+import os, sys
+sys.path.insert(0, "bench/lab")
+import tiledlab as tl
+
 KN = {(u, mb): f"chol_tiled<float, 32, 128, {'true' if u == 'U' else 'false'}, true, false, {mb}>" for u in "LU" for mb in (1, 4)}
-names = f"{os.environ.get('CUBINS', '/tmp')}/ablate-names.txt"
-open(names, "w").write("\n".join(KN.values()) + "\n")
-os.environ["NAMES"] = names
-import res
 
 
 def sub(src, old, new):
@@ -72,71 +69,30 @@ V = {
                   ZERO_AT_START),
     "mma3": sub(tree, PRODUCTS, THRICE),
 }
-os.environ.setdefault("JOBS", str(len(V)))
-t0 = time.time()
-results = res.compile_all(V)
-res.report(results)
-print(f"compiled in {time.time() - t0:.0f}s", flush=True)
+results = tl.build(V, KN)
 if os.environ.get("COMPILE_ONLY"):
     sys.exit(0)
 
-import numpy as np, cupy as cp
-_src = open("bench/results/h200/session20/gpu_lab.py").read()
-exec(_src[_src.index("def divmagic"):_src.index('if __name__ == "__main__":')])
-
-
-class PreCase(Case):  # room for the prefix tasks of the one-block split kernels (session 31)
-    def __init__(self, cp, n, count, uplo):
-        super().__init__(cp, n, count, uplo)
-        nt = (n + 31) // 32
-        self.tickets = cp.zeros(1 + 2 * self.tiles, cp.int32)
-        self.x = cp.zeros(3 * count * nt * 1024, np.float32)
-
-
-def dyn_bytes(mb):  # tiled.go's splitSharedBytes: split_rows × split_stages tiles of 32 × 36 floats
-    return (3 if mb == 4 else 2) * 3 * 32 * 36 * 4
-
-
-sms = cp.cuda.Device().attributes["MultiProcessorCount"]
-fns = {}
-for name, path, info, low, msg in results:
-    if path is None:
-        continue
-    mod = cp.RawModule(path=path)
-    by = {v: k for k, v in low.items()}
-    for key, expr in KN.items():
-        fns[(name, key)] = mod.get_function(by[expr])
-        fns[(name, key)].max_dynamic_shared_size_bytes = dyn_bytes(key[1])
+import numpy as np
+fns = tl.functions(results, KN)
 arms = [name for name, path, *_ in results if path is not None]
-flush = cp.empty(256 << 20, cp.uint8)
-reps = int(os.environ.get("REPS", "7"))
 cases = os.environ.get("CASES", "Ux512x640x4,Ux1024x60x4,Ux2048x8x4,Ux4096x2x4,Ux8192x1x4,"
                        "Ux512x16x1,Ux1024x4x1,Ux2048x2x1,Ux4096x1x1,Lx1024x60x4")
 for spec in cases.split(","):
     uplo, n, count, mb = spec.split("x")
-    mb = int(mb)
-    c = PreCase(cp, int(n), int(count), uplo)
-    blocks = min((2 if mb == 1 else 4) * sms, c.tiles)
-    ts = {a: [] for a in arms}
-    infos, resid = {}, None
-    for r in range(reps + 1):
-        for a in arms:
-            f = fns[(a, (uplo, mb))]
-            flush.fill(r)
-            c.a[...] = c.A0
-            c.tickets.fill(0)
-            c.info.fill(0)
-            e0, e1 = cp.cuda.Event(), cp.cuda.Event()
-            e0.record()
-            f((blocks,), (128,), c.args(), shared_mem=dyn_bytes(mb))
-            e1.record(); e1.synchronize()
-            if r > 0:
-                ts[a].append(cp.cuda.get_elapsed_time(e0, e1) * 1000)
-            if r == reps:
-                infos[a] = int((c.info != 0).sum())
-                if a == "head":
-                    resid = c.check()
+    c = tl.Case(int(n), int(count), uplo)
+    failed, checked = {}, {}
+
+    def after(a):
+        failed[a] = int((c.info != 0).sum())
+        if a == "head":
+            checked["head"] = c.check()
+
+    ts = tl.interleaved(c, fns, arms, (uplo, int(mb)), int(os.environ.get("REPS", "7")), after)
     head = float(np.median(ts["head"]))
-    out = [f"{a} {float(np.median(ts[a])):8.1f} ({float(np.median(ts[a])) / head:.2f}{', failed ' + str(infos[a]) if infos[a] else ''})"
-           for a in arms]
-    print(f"{uplo} n{n} b{count} mb{mb} (head: info {resid[0]}, residual {resid[1]:.4f}): " + "  ".join(out), flush=True)
+    out = []
+    for a in arms:
+        t = float(np.median(ts[a]))
+        out.append(f"{a} {t:8.1f} ({t / head:.2f}{', failed ' + str(failed[a]) if failed[a] else ''})")
+    info, resid = checked["head"]
+    print(f"{uplo} n{n} b{count} mb{mb} (head: info {info}, residual {resid:.4f}): " + "  ".join(out), flush=True)
