@@ -6,10 +6,14 @@
 #   nomma   the loop without its products (copies, flag waits and barriers kept);
 #   nocopy  the loop without its copies (the buffers zeroed once at the start; products, waits, barriers kept);
 #   mma3    every product of the loop three times (subtract, add, subtract: one product's value, three times the
-#           work), so head − mma3 measures what the products cost at the margin.
+#           work), so head − mma3 measures what the products cost at the margin;
+#   trunc   the TF32 split with hi truncated instead of rounded (tf32_bits without its + 0x1000: one instruction
+#           fewer a value, about 4× the split's error, which stays far below float32's bound; timed and checked, a
+#           probe of what the rounding costs, not a candidate yet: the accuracy families were not run on it).
 # Every variant but head computes something else, but stays finite and positive definite where it matters: without
-# the loop's updates a tile is A's own, so the diagonal tiles are A's and factor. Only head's result is checked
-# (info, ‖LLᵀ − A‖₁ / (‖A‖₁·n·eps)); the others' info is printed so that a failure (which would skip work) shows.
+# the loop's updates a tile is A's own, so the diagonal tiles are A's and factor. Only head's and trunc's results
+# are checked (info, ‖LLᵀ − A‖₁ / (‖A‖₁·n·eps)); the others' info is printed so that a failure (which would skip
+# work) shows.
 # Launched as PotrfTiled launches chol_tiled (bench/lab/tiledlab.py: CuPy, CUDA events around the launch, L2
 # evicted, variants interleaved in each repetition, median of $REPS). $CASES: uplo x n x count x blocks-a-
 # multiprocessor (1 or 4), every case the split (3xTF32) kernel.
@@ -68,6 +72,7 @@ V = {
                   "    if (ROWS && tid == 0) s_stored = 0; // the task loop's barriers come before any count_in\n",
                   ZERO_AT_START),
     "mma3": sub(tree, PRODUCTS, THRICE),
+    "trunc": sub(tree, "return (__float_as_uint(v) + 0x1000u) & 0xffffe000u; }", "return __float_as_uint(v) & 0xffffe000u; }"),
 }
 results = tl.build(V, KN)
 if os.environ.get("COMPILE_ONLY"):
@@ -85,8 +90,8 @@ for spec in cases.split(","):
 
     def after(a):
         failed[a] = int((c.info != 0).sum())
-        if a == "head":
-            checked["head"] = c.check()
+        if a in ("head", "trunc"):
+            checked[a] = c.check()
 
     ts = tl.interleaved(c, fns, arms, (uplo, int(mb)), int(os.environ.get("REPS", "7")), after)
     head = float(np.median(ts["head"]))
@@ -94,5 +99,5 @@ for spec in cases.split(","):
     for a in arms:
         t = float(np.median(ts[a]))
         out.append(f"{a} {t:8.1f} ({t / head:.2f}{', failed ' + str(failed[a]) if failed[a] else ''})")
-    info, resid = checked["head"]
-    print(f"{uplo} n{n} b{count} mb{mb} (head: info {info}, residual {resid:.4f}): " + "  ".join(out), flush=True)
+    checks = ", ".join(f"{a}: info {i}, residual {r:.4f}" for a, (i, r) in checked.items())
+    print(f"{uplo} n{n} b{count} mb{mb} ({checks}): " + "  ".join(out), flush=True)
