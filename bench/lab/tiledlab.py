@@ -11,12 +11,13 @@ new ones import it:
     results = tl.build({"head": open("internal/gpu/cholblocked/blocked.cu").read(), "new": ...}, kernels)
     fns = tl.functions(results, kernels)                 # {(variant, key): cupy function}
     c = tl.Case(4096, 2, "U")
-    times, done = tl.interleaved(c, fns, ["head", "new"], ("U", 4), reps=7)
+    times = tl.interleaved(c, fns, ["head", "new"], ("U", 4), reps=7)  # {variant: [µs]}
 
 Compiling goes through session 20's res.py (NVRTC as the engine runs it, registers and stack frames printed), so
 it also runs here with scripts/local-cuda's NVRTC (set NVRTC, CUOBJDUMP and LD_LIBRARY_PATH to its directory).
 Kernels are launched as PotrfTiled launches them: the whole matrix, 128 threads, the split kernels with tiled.go's
-dynamic shared memory, a grid of 2 (one block a multiprocessor) or 4 (four) blocks a multiprocessor.
+dynamic shared memory, a grid of twice the multiprocessors for the kernels built for one block a multiprocessor
+and four times for those built for four (tiled.go's DefaultTiledBlocks).
 """
 import os
 import sys
