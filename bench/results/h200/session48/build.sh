@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Session 48: builds here what call.sh runs after its labs: cholblocked's test binary from the committed tree with
-# factor_quarters in chol_tiled's one-block float kernels (lab/variant.py's text edit of blocked.cu, in a worktree
-# under /tmp), once with named barriers and once with mbarriers, into build/gpu/s48/{named,mbar}. Carry
-# build/gpu/s48 with the call (about 10 MB). Commit first: the worktree is HEAD's.
+# Session 48: builds here what call2.sh runs: cholblocked's test binary from the committed tree with factor_quarters
+# in chol_tiled (lab/variant.py's text edit of blocked.cu, in a worktree under /tmp) in each of its three forms,
+# named, mbar and mbar4, into build/gpu/s48/<form>. Carry build/gpu/s48 with call 2 (about 14 MB; call 1 needs
+# nothing built). Commit first: the worktree is HEAD's.
 set -euo pipefail
 R=$(git rev-parse --show-toplevel)
 out=$R/build/gpu/s48
@@ -11,11 +11,9 @@ export CGO_ENABLED=0 GOOS=linux GOARCH=amd64
 W=$(mktemp -d)/tree
 git -C "$R" worktree add -q --detach "$W" HEAD
 trap 'git -C "$R" worktree remove --force "$W"' EXIT
-for form in named mbar; do
+for form in named mbar mbar4; do
 	git -C "$W" checkout -q -- internal/gpu/cholblocked/blocked.cu
-	arg=""
-	[ $form = mbar ] && arg=mbar
-	python3 "$W/bench/results/h200/session48/lab/variant.py" "$W/internal/gpu/cholblocked/blocked.cu" $arg
+	python3 "$W/bench/results/h200/session48/lab/variant.py" "$W/internal/gpu/cholblocked/blocked.cu" $form
 	grep -q "factor_quarters<NT, true" "$W/internal/gpu/cholblocked/blocked.cu"
 	mkdir -p "$out/$form"
 	(cd "$W" && go test -c -trimpath -ldflags='-s -w' -o "$out/$form/cholblocked.test" ./internal/gpu/cholblocked)

@@ -1,11 +1,15 @@
 # Lab (GPU machine): chol_tiled with factor_quarters (lab/quarters.cuh) as the diagonal factor of its one-block float
 # kernels, against the tree's blocked.cu, at the cholesky-gpumode cases those kernels take (the chain from one diagonal
-# tile to the next is their time) and two the four-block kernels take (unchanged code: a control).
+# tile to the next is their time) and the five the four-block kernels take (changed by mbar4 alone: a control for
+# the others).
 #
 #   head      the tree's blocked.cu
 #   quarters  factor_rows replaced by factor_quarters in chol_tiled's ROWS path; tile (j, j − 1), which warps 1…
 #             stored during factor_rows, is stored and released by warp 0 after its step, before its inverse
 #   mbar      quarters with mbarriers instead of named barriers (quarters.cuh's MBAR)
+#   mbar4     mbar, and factor_quarters in the float split kernels for four blocks a multiprocessor too
+#             (factor_subblocks there until now); at the one-block cases the same code as mbar, at the four-block ones
+#             the only change
 #
 # Each case: float32, Upper (the suite's), launched as PotrfTiled launches it (bench/lab/tiledlab.py: CUDA events
 # around the launch alone, L2 evicted, variants interleaved, median of REPS), every result checked (info 0 and
@@ -13,7 +17,7 @@
 # (the same operations in the same order: they must be equal).
 #
 # Usage, from the repository root: python3 bench/results/h200/session48/lab/chain.py
-# Env: REPS (9), CASES ("256x64,512x16,1024x4,2048x2,4096x1,1024x60,2048x8"), SPLIT ("1": 3xTF32 products, the
+# Env: REPS (9), CASES ("256x64,512x16,1024x4,2048x2,4096x1,512x640,1024x60,2048x8,4096x2,8192x1"), SPLIT ("1": 3xTF32 products, the
 # tables' choice at every suite case; "10" adds the exact kernels), COMPILE_ONLY=1 (resources only).
 import os, sys
 
@@ -26,7 +30,8 @@ from variant import with_quarters
 head = open("internal/gpu/cholblocked/blocked.cu").read()
 
 
-variants = {"head": head, "quarters": with_quarters(head), "mbar": with_quarters(head, mbar=True)}
+variants = {"head": head, "quarters": with_quarters(head), "mbar": with_quarters(head, mbar=True),
+            "mbar4": with_quarters(head, mbar=True, four=True)}
 ARMS = list(variants)
 kernels = {(u, s, mb): f"chol_tiled<float, 32, 128, {'true' if u == 'U' else 'false'}, {'true' if s else 'false'}, false, {mb}>"
            for u in "LU" for s in (0, 1) for mb in (1, 4)}
@@ -48,7 +53,7 @@ run_kernels = {k: v for k, v in kernels.items() if k[-1] != "panel"}
 fns = tl.functions(results, run_kernels)
 reps = int(os.environ.get("REPS", "9"))
 bad = 0
-for spec in os.environ.get("CASES", "256x64,512x16,1024x4,2048x2,4096x1,1024x60,2048x8").split(","):
+for spec in os.environ.get("CASES", "256x64,512x16,1024x4,2048x2,4096x1,512x640,1024x60,2048x8,4096x2,8192x1").split(","):
     n, count = map(int, spec.split("x"))
     c = tl.Case(n, count, "U")
     for split in map(int, os.environ.get("SPLIT", "1")):
