@@ -10,14 +10,14 @@ import (
 
 	"github.com/batchlas/batchlas/internal/cuda"
 	"github.com/batchlas/batchlas/internal/gpu/gputest"
-	"github.com/batchlas/batchlas/internal/gpu/potrf"
 )
 
 var overheadFlag = flag.Bool("overhead", false, "run TestCallOverhead (GPU timing)")
 
 // TestCallOverhead splits the time of k back-to-back small Potrf calls, as
 // the cholesky-gpumode suite makes them, into the kernel, the info memset
-// and the rest of the public call: events around 16 calls of each arm, the
+// and the rest of the public call (for the tiled driver, kernel includes
+// the memset of its flags): events around 16 calls of each arm, the
 // median of 15 repetitions after an L2 eviction, and the host's wall time
 // to enqueue the 16 calls. Run with -overhead on a GPU.
 func TestCallOverhead(t *testing.T) {
@@ -33,6 +33,7 @@ func TestCallOverhead(t *testing.T) {
 		{Upper, 32, 1, "native:tiny"}, {Upper, 32, 4096, "native:tiny"}, {Lower, 32, 4096, "native:tiny"},
 		{Upper, 64, 1024, "native:cta"}, {Upper, 64, 1024, "native:warp"}, {Lower, 64, 1024, "native:warp"},
 		{Upper, 128, 256, "native:cta"},
+		{Upper, 256, 64, "native:tiled:prec=tf32x3"}, {Upper, 512, 16, "native:tiled:prec=tf32x3"},
 	} {
 		t.Run(fmt.Sprintf("%v/n=%d/batch=%d/%s", tc.uplo, tc.n, tc.count, tc.tier), func(t *testing.T) {
 			overheadCase(t, q, tc.uplo, tc.n, tc.count, tc.tier)
@@ -88,15 +89,9 @@ func overheadCase(t *testing.T, q *Queue, uplo Uplo, n, count int, tier string) 
 		xs, infos = append(xs, x), append(infos, info)
 	}
 	s := q.gpu.stream
-	kernel := func(x *Batch[float32], info *Info) error {
-		switch tier {
-		case "native:tiny":
-			return potrf.Potrf[float32](s, uplo, n, x.devPtr(), x.ld, int64(x.stride), x.count, info.gpu.ptr)
-		case "native:warp":
-			return potrf.PotrfWarp[float32](s, uplo, n, x.devPtr(), x.ld, int64(x.stride), x.count, info.gpu.ptr)
-		}
-		return potrf.PotrfCTA[float32](s, uplo, n, x.devPtr(), x.ld, int64(x.stride), x.count, info.gpu.ptr)
-	}
+	// The candidate's own launches (the tiled driver's include the memset of
+	// its flags), without the statuses' memset.
+	kernel := func(x *Batch[float32], info *Info) error { return potrfArm(q, tier, uplo, x, info.gpu.ptr) }
 	arms := []struct {
 		name string
 		call func(x *Batch[float32], info *Info) error

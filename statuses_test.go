@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/batchlas/batchlas/internal/cuda"
@@ -22,6 +23,11 @@ import (
 func TestStatusesWritten(t *testing.T) {
 	q := testGPUQueue(t)
 	orders := map[string][]int{"native:tiny": {1, 5, 32}, "native:warp": {33, 64}, "native:cta": {33, 65, 256}}
+	for name := range storesEveryStatus {
+		if strings.HasPrefix(name, "native:tiled") {
+			orders[name] = []int{1, 33, 97} // one tile, and the failure in a later diagonal tile than the first
+		}
+	}
 	posvOrders := map[string][]int{"native:fused": {1, 5, 32, 33, 40, 48, 56, 64}}
 	for _, c := range []struct {
 		op     string

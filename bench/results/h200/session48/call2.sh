@@ -4,6 +4,7 @@
 # TestPotrfTiled (-test.short), TestConformanceTiled, TestAccuracyTiled (-test.short), TestPrefixTasks,
 # TestSplitStages, then racecheck on TestPotrfTiled float32 (exact and 3xTF32; mbar4: 3xTF32 at occ=4 too), Upper
 # and Lower, n = 97, as session 34 ran it.
+# First, if build.sh built them, the root package's tests of native:tiled's statuses (about 2 minutes).
 # About 4 minutes a form; run with timeout_s 600. Logs tarred into $OUT/logs2.tgz after each step.
 R=$PWD
 export XDG_CACHE_HOME=$R/build/kcache
@@ -17,6 +18,18 @@ step() { # name timeout command... (in internal/gpu/cholblocked)
   tar -C $OUT -czf $OUT/logs2.tgz logs2
 }
 forms=${*:-named mbar}
+# The native:tiled candidates without the statuses' memset (gpu_ops.go's storesEveryStatus): their statuses from
+# garbage, the guard build (chol_tiled storing failures only: its native:tiled cases must FAIL), and the saving.
+if [ -x $B/root.test ]; then
+  rstep() { local name=$1 limit=$2; shift 2
+    echo "=== $name $(date +%T) ${SECONDS}s" >> $L/stages.txt
+    (cd $R && timeout $limit "$@" > $L/$name.log 2>&1; echo "rc $?" >> $L/$name.log); tar -C $OUT -czf $OUT/logs2.tgz logs2; }
+  rstep statuses-tiled 150 $B/root.test -test.v -test.run '^TestStatusesWritten$/^Potrf$/^native:tiled'
+  rstep statuses-tiled-guard 120 $B/root-guard.test -test.v -test.run '^TestStatusesWritten$/^Potrf$/^native:tiled'
+  rstep overhead-tiled 120 $B/root.test -test.v -overhead -test.run '^TestCallOverhead$/^Upper$/^n=(256|512)$'
+  grep -hE "^(--- FAIL|FAIL|ok|PASS)" $L/statuses-tiled.log $L/statuses-tiled-guard.log | sort | uniq -c
+  grep -h "µs per call" $L/overhead-tiled.log
+fi
 for form in $forms; do
   step tests-$form 150 $B/$form/cholblocked.test -test.v -test.short \
     -test.run '^(TestKernelResources|TestPotrfTiled|TestConformanceTiled|TestAccuracyTiled|TestPrefixTasks|TestSplitStages)$'
