@@ -16,7 +16,8 @@ step() { # name timeout dir command...
   tar -C $OUT -czf $OUT/logs.tgz logs
 }
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv > $L/gpu.txt 2>&1
-step statuses 200 $R $B/root.test -test.v -test.run '^TestStatusesWritten$'
+# (native:tiled's cases, added in session 48, run in session 48's call 2 with their guard.)
+step statuses 200 $R $B/root.test -test.v -test.run '^TestStatusesWritten$/^(Potrf|Posv)$/^native:(tiny|warp|cta|fused)$'
 step statuses-guard 120 $R $B/root-guard.test -test.v -test.run '^TestStatusesWritten$/^Posv/'
 step posv-overhead 150 $R $B/root.test -test.v -test.run '^TestPosvOverhead$' -overhead
 step warp 150 $R/internal/gpu/potrf $B/potrf.test -test.v -test.run '^(TestWarpKernelResources|TestPosvSplit)$'
