@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Session 48: builds here what call2.sh runs: cholblocked's test binary from the committed tree with factor_quarters
-# in chol_tiled (lab/variant.py's text edit of blocked.cu, in a worktree under /tmp) in each of its three forms,
-# named, mbar and mbar4, into build/gpu/s48/<form>, and the root package's test binary with its guard (below). Carry
-# build/gpu/s48 with call 2 (about 30 MB; call 1 needs nothing built). Commit first: the worktree is HEAD's.
+# in chol_tiled (lab/variant.py's text edit of blocked.cu, in a worktree under /tmp) in each of its four forms,
+# named, mbar, full and mbar4, into build/gpu/s48/<form>, and the root package's test binary with its guard (below). Carry
+# build/gpu/s48 with call 2 (about 34 MB; call 1 needs nothing built). Commit first: the worktree is HEAD's.
 set -euo pipefail
 R=$(git rev-parse --show-toplevel)
 out=$R/build/gpu/s48
@@ -11,7 +11,7 @@ export CGO_ENABLED=0 GOOS=linux GOARCH=amd64
 W=$(mktemp -d)/tree
 git -C "$R" worktree add -q --detach "$W" HEAD
 trap 'git -C "$R" worktree remove --force "$W"' EXIT
-for form in named mbar mbar4; do
+for form in named mbar full mbar4; do
 	git -C "$W" checkout -q -- internal/gpu/cholblocked/blocked.cu
 	python3 "$W/bench/results/h200/session48/lab/variant.py" "$W/internal/gpu/cholblocked/blocked.cu" $form
 	grep -q "factor_quarters<NT, true" "$W/internal/gpu/cholblocked/blocked.cu"

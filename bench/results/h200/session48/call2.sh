@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Session 48, call 2 (prepared, not run), with build/gpu/s48 carried after build.sh: for each form given (default
-# named mbar; mbar4 in a call of its own), cholblocked's TestKernelResources (CUDA 13: registers, no local memory),
+# named mbar; full and mbar4 in a call of their own, as call 1 decides), cholblocked's TestKernelResources (CUDA 13: registers, no local memory),
 # TestPotrfTiled (-test.short), TestConformanceTiled, TestAccuracyTiled (-test.short), TestPrefixTasks,
 # TestSplitStages, then racecheck on TestPotrfTiled float32 (exact and 3xTF32; mbar4: 3xTF32 at occ=4 too), Upper
 # and Lower, n = 97, as session 34 ran it.

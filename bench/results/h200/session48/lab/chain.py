@@ -6,7 +6,8 @@
 #   head      the tree's blocked.cu
 #   quarters  factor_rows replaced by factor_quarters in chol_tiled's ROWS path; tile (j, j − 1), which warps 1…
 #             stored during factor_rows, is stored and released by warp 0 after its step, before its inverse
-#   mbar      quarters with mbarriers instead of named barriers (quarters.cuh's MBAR)
+#   mbar      quarters with mbarriers instead of named barriers (quarters.cuh's kMbar)
+#   full      quarters with a __syncthreads after each step (kFull), the store of tile (j, j − 1) by warp 3 first
 #   mbar4     mbar, and factor_quarters in the float split kernels for four blocks a multiprocessor too
 #             (factor_subblocks there until now); at the one-block cases the same code as mbar, at the four-block ones
 #             the only change
@@ -31,7 +32,7 @@ head = open("internal/gpu/cholblocked/blocked.cu").read()
 
 
 variants = {"head": head, "quarters": with_quarters(head), "mbar": with_quarters(head, mbar=True),
-            "mbar4": with_quarters(head, mbar=True, four=True)}
+            "full": with_quarters(head, full=True), "mbar4": with_quarters(head, mbar=True, four=True)}
 ARMS = list(variants)
 kernels = {(u, s, mb): f"chol_tiled<float, 32, 128, {'true' if u == 'U' else 'false'}, {'true' if s else 'false'}, false, {mb}>"
            for u in "LU" for s in (0, 1) for mb in (1, 4)}

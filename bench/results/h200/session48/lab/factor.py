@@ -1,7 +1,8 @@
 # Lab (GPU machine): chol_tiled's 32×32 float diagonal factor alone on one block of 128 threads, clock64 around
 # each call (as session 17's fb.py): factor_rows and factor_subblocks from the tree's blocked.cu against
 # lab/quarters.cuh's factor_quarters (its steps dealt to the four warps, the inverse overlapped: "quarters"; the
-# inverse after the factor: "late"; with mbarriers instead of named barriers: "mbar"; "quarters4", "mbar4" and
+# inverse after the factor: "late"; with mbarriers instead of named barriers: "mbar"; with a __syncthreads after
+# each step: "full"; "quarters4", "mbar4" and
 # "subblocks4" built for four blocks a multiprocessor, 128 registers), each with and without the inverse. Every variant's L, X, failing column and
 # pivot are compared with factor_rows' bit for bit on SPD, padded, failing, NaN, Inf and ill-conditioned tiles, and
 # factor_rows' with numpy's Cholesky (float64) on the columns before a failure.
@@ -64,12 +65,13 @@ BENCH(lab_rows_bound, 1, (factor_rows<128, true>(s_a, s_x, w, inverse != 0, fail
 BENCH(lab_subblocks, 1, (factor_subblocks<float, 32, 128>(s_a, s_x, w, inverse != 0, fail, dfail)))
 BENCH(lab_quarters, 1, (factor_quarters<128, true>(s_a, s_x, w, inverse != 0, fail, dfail, [] {})))
 BENCH(lab_late, 1, (factor_quarters<128, false>(s_a, s_x, w, inverse != 0, fail, dfail, [] {})))
-BENCH(lab_mbar, 1, (factor_quarters<128, true, true>(s_a, s_x, w, inverse != 0, fail, dfail, [] {})))
+BENCH(lab_mbar, 1, (factor_quarters<128, true, kMbar>(s_a, s_x, w, inverse != 0, fail, dfail, [] {})))
+BENCH(lab_full, 1, (factor_quarters<128, true, kFull>(s_a, s_x, w, inverse != 0, fail, dfail, [] {})))
 BENCH(lab_quarters4, 4, (factor_quarters<128, true>(s_a, s_x, w, inverse != 0, fail, dfail, [] {})))
-BENCH(lab_mbar4, 4, (factor_quarters<128, true, true>(s_a, s_x, w, inverse != 0, fail, dfail, [] {})))
+BENCH(lab_mbar4, 4, (factor_quarters<128, true, kMbar>(s_a, s_x, w, inverse != 0, fail, dfail, [] {})))
 BENCH(lab_subblocks4, 4, (factor_subblocks<float, 32, 128>(s_a, s_x, w, inverse != 0, fail, dfail)))
 '''
-VARIANTS = ["rows", "rows_bound", "subblocks", "quarters", "late", "mbar", "quarters4", "mbar4", "subblocks4"]
+VARIANTS = ["rows", "rows_bound", "subblocks", "quarters", "late", "mbar", "full", "quarters4", "mbar4", "subblocks4"]
 src = pre + factors + quarters + bench
 open(f"{out}/lab.cu", "w").write(src)
 
