@@ -25,7 +25,7 @@ func TestStatusesWritten(t *testing.T) {
 	orders := map[string][]int{"native:tiny": {1, 5, 32}, "native:warp": {33, 64}, "native:cta": {33, 65, 256}}
 	for name := range storesEveryStatus {
 		if strings.HasPrefix(name, "native:tiled") {
-			orders[name] = []int{1, 33, 97} // one tile, and the failure in a later diagonal tile than the first
+			orders[name] = []int{1, 33, 97} // the failing minor (n + 1)/2 in the first diagonal tile, then in the second
 		}
 	}
 	posvOrders := map[string][]int{"native:fused": {1, 5, 32, 33, 40, 48, 56, 64}}
