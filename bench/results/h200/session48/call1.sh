@@ -5,7 +5,7 @@
 #     call, with and without the inverse; every variant's bits against factor_rows' on 25 inputs;
 #  2. lab/chain.py: chol_tiled with each form (named, mbar, mbar4) against the tree's at the suite's ten one- and
 #     four-block cases, µs, residuals, bits against head's;
-#  3. racecheck on the factor lab (three inputs, one repetition, every variant).
+#  3. racecheck on the factor lab (three inputs, one repetition), each form of factor_quarters in a run of its own.
 # About 5 minutes; run with timeout_s 600. Logs tarred into $OUT/logs1.tgz after each step.
 R=$PWD
 L=$OUT/logs1; mkdir -p $L/factor
@@ -19,8 +19,10 @@ step() { # name timeout command...
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv > $L/gpu.txt 2>&1
 step factor 120 env OUT=$L/factor python3 bench/results/h200/session48/lab/factor.py
 step chain 240 env CUBINS=/tmp python3 bench/results/h200/session48/lab/chain.py
-step race-factor 150 env OUT=/tmp CASES_MAX=3 REPS=1 $CS --tool racecheck --print-limit 20 python3 bench/results/h200/session48/lab/factor.py
+for v in quarters mbar full; do
+  step race-factor-$v 90 env OUT=/tmp CASES_MAX=3 REPS=1 ONLY=$v $CS --tool racecheck --print-limit 10 python3 bench/results/h200/session48/lab/factor.py
+done
 cat $L/stages.txt; grep -H "^rc " $L/*.log
 grep -E "NVRTC|REG:" $L/factor.log; grep -E "^  inverse|agree|BAD|DIFFERS" $L/factor.log | head -20
 grep -E "regs|^n[0-9]|every|BAD" $L/chain.log | head -70
-grep -h "SUMMARY\|hazard\|agree\|BAD" $L/race-factor.log | tail -6
+for v in quarters mbar full; do echo "## racecheck $v"; grep -h "SUMMARY\|agree\|BAD" $L/race-factor-$v.log | tail -3; done

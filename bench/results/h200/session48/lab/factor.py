@@ -9,7 +9,8 @@
 #
 # Usage, from the repository root: python3 bench/results/h200/session48/lab/factor.py [ROOT]
 # Env: NVRTC, CUOBJDUMP (default /usr/local/cuda/...), OUT (where lab.cu, lab.cubin and lab.sass go), REPS (200),
-# CASES_MAX (the first so many input cases; all by default).
+# CASES_MAX (the first so many input cases; all by default), ONLY (a comma-separated list of variants to run beside
+# factor_rows).
 # Without a GPU (COMPILE_ONLY=1) it compiles and prints the resources only.
 import ctypes, os, subprocess, sys
 import numpy as np
@@ -72,6 +73,8 @@ BENCH(lab_mbar4, 4, (factor_quarters<128, true, kMbar>(s_a, s_x, w, inverse != 0
 BENCH(lab_subblocks4, 4, (factor_subblocks<float, 32, 128>(s_a, s_x, w, inverse != 0, fail, dfail)))
 '''
 VARIANTS = ["rows", "rows_bound", "subblocks", "quarters", "late", "mbar", "full", "quarters4", "mbar4", "subblocks4"]
+if os.environ.get("ONLY"):  # these variants and factor_rows, the reference (racecheck a form at a time)
+    VARIANTS = ["rows"] + [v for v in os.environ["ONLY"].split(",") if v != "rows"]
 src = pre + factors + quarters + bench
 open(f"{out}/lab.cu", "w").write(src)
 
