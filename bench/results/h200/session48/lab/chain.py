@@ -14,8 +14,8 @@
 #
 # Each case: float32, Upper (the suite's), launched as PotrfTiled launches it (bench/lab/tiledlab.py: CUDA events
 # around the launch alone, L2 evicted, variants interleaved, median of REPS), every result checked (info 0 and
-# ‖LLᵀ − A‖₁ / (‖A‖₁·n·eps) of the first and last matrix), and the factors of the two variants compared bit for bit
-# (the same operations in the same order: they must be equal).
+# ‖LLᵀ − A‖₁ / (‖A‖₁·n·eps) of the first and last matrix), and every variant's factors compared with head's bit for
+# bit (the same operations in the same order: they must be equal).
 #
 # Usage, from the repository root: python3 bench/results/h200/session48/lab/chain.py
 # Env: REPS (9), CASES ("256x64,512x16,1024x4,2048x2,4096x1,512x640,1024x60,2048x8,4096x2,8192x1"), SPLIT ("1": 3xTF32 products, the
@@ -46,7 +46,7 @@ import cupy as cp
 import numpy as np
 
 
-def tl_np(a):
+def host_copy(a):
     return cp.asnumpy(a).copy()
 
 
@@ -64,7 +64,7 @@ for spec in os.environ.get("CASES", "256x64,512x16,1024x4,2048x2,4096x1,512x640,
         out = {}
 
         def keep(arm):
-            out[arm] = (c.check(), tl_np(c.a))
+            out[arm] = (c.check(), host_copy(c.a))
 
         ts = tl.interleaved(c, fns, ARMS, key, reps=reps, after=keep)
         line = f"n{n} b{count} {'3xTF32' if split else 'exact '} {mb} a SM:"

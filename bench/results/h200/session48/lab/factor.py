@@ -213,7 +213,7 @@ for cname, w, A0 in cases:
         print(f"{cname:9s} inv={inverse} fail {f:2d} {msg:28s} cycles/call " +
               " ".join(f"{v} {got[v][0]:7.0f}" for v in VARIANTS), flush=True)
 
-print("median cycles a call over the cases (the cases of every kind; min over reps in the log above is per case):")
+print("median over the cases of the mean cycles a call (the kernels also keep the least, res[1], not printed):")
 for inverse in (1, 0):
     print(f"  inverse={inverse}: " + ", ".join(f"{v} {np.median(times[(v, inverse)]):.0f}" for v in VARIANTS))
 print("BAD" if bad else "all variants agree with factor_rows bit for bit, and factor_rows with numpy")
