@@ -80,10 +80,27 @@ var cholOff = [4][4]int{{}, {0}, {1, 2}, {3, 4, 5}}
 
 func cholDiagReal[R ~float32 | ~float64](nb int, d []R, rs, cs int, cf *[10]R) int {
 	if nb == 4 {
-		return cholDiag4Real(d, rs, cs, cf)
+		k := cholDiag4Real(d, rs, cs, cf)
+		if k < 0 {
+			k = cholDiagLoopReal(nb, d, rs, cs, cf, -k-1)
+		}
+		return k
 	}
+	return cholDiagLoopReal(nb, d, rs, cs, cf, 0)
+}
+
+// cholDiagLoopReal is cholDiagReal by columns, with 1/√p as xPOTF2 forms it,
+// from column j0 on: columns 0…j0−1 of the block already hold L's.
+func cholDiagLoopReal[R ~float32 | ~float64](nb int, d []R, rs, cs int, cf *[10]R, j0 int) int {
 	var l [4][4]R
-	for j := 0; j < nb; j++ {
+	for q := 0; q < j0; q++ {
+		cf[6+q] = 1 / d[q*(rs+cs)]
+		for i := q + 1; i < nb; i++ {
+			l[i][q] = d[i*rs+q*cs]
+			cf[cholOff[i][q]] = l[i][q]
+		}
+	}
+	for j := j0; j < nb; j++ {
 		s := d[j*(rs+cs)]
 		for q := 0; q < j; q++ {
 			s -= l[j][q] * l[j][q]
@@ -114,7 +131,16 @@ func cholDiagReal[R ~float32 | ~float64](nb int, d []R, rs, cs int, cf *[10]R) i
 // pivots come from the unscaled Schur complements (LDLᴴ order: pⱼ = aⱼⱼ −
 // Σ uⱼₖ²/pₖ), so the critical path is one division per column and the
 // square roots run beside it; with √ then 1/√ on the path the block took
-// 100 ns, 4× the work it holds.
+// 100 ns, 4× the work it holds. That order needs 1/pⱼ, which overflows
+// where 1/√pⱼ does not (a subnormal pivot), and is 0 for pⱼ = +Inf, where
+// √pⱼ·(1/pⱼ) is NaN: where the reciprocal pivot rⱼ = √pⱼ·(1/pⱼ) is not
+// finite, it returns −(j+1) before writing column j, and cholDiagLoopReal
+// takes the block over from there (the columns before it are L's, the rest
+// still A's), as xPOTF2 would have it. Checked there, after the division,
+// the guard costs Potrf 1–5 % at n = 8, up to 2 % at 32, nothing at 128
+// (BenchmarkPotrf, GOMAXPROCS=1; bench/results/cpu/extreme-pivots.txt);
+// range checks on pⱼ cost float64 n = 8 10 %, and so did a call to the
+// loop from in here (the block's live values spilled).
 func cholDiag4Real[R ~float32 | ~float64](d []R, rs, cs int, cf *[10]R) int {
 	d = d[:3*rs+3*cs+1]
 	a00, a10, a20, a30 := d[0], d[rs], d[2*rs], d[3*rs]
@@ -129,6 +155,9 @@ func cholDiag4Real[R ~float32 | ~float64](d []R, rs, cs int, cf *[10]R) int {
 	i0 := 1 / p0
 	s0 := R(math.Sqrt(float64(p0)))
 	r0 := s0 * i0
+	if r0-r0 != 0 { // p0 subnormal (1/p0 = +Inf) or +Inf
+		return -1
+	}
 	l10, l20, l30 := a10*r0, a20*r0, a30*r0
 	d[0], d[rs], d[2*rs], d[3*rs] = s0, l10, l20, l30
 
@@ -144,6 +173,9 @@ func cholDiag4Real[R ~float32 | ~float64](d []R, rs, cs int, cf *[10]R) int {
 	i1 := 1 / p1
 	s1 := R(math.Sqrt(float64(p1)))
 	r1 := s1 * i1
+	if r1-r1 != 0 { // p1 subnormal (1/p1 = +Inf) or +Inf
+		return -2
+	}
 	l21, l31 := u21*r1, u31*r1
 	d[rs+cs], d[2*rs+cs], d[3*rs+cs] = s1, l21, l31
 
@@ -159,6 +191,9 @@ func cholDiag4Real[R ~float32 | ~float64](d []R, rs, cs int, cf *[10]R) int {
 	i2 := 1 / p2
 	s2 := R(math.Sqrt(float64(p2)))
 	r2 := s2 * i2
+	if r2-r2 != 0 { // p2 subnormal (1/p2 = +Inf) or +Inf
+		return -3
+	}
 	l32 := u32 * r2
 	d[2*rs+2*cs], d[3*rs+2*cs] = s2, l32
 
@@ -169,8 +204,12 @@ func cholDiag4Real[R ~float32 | ~float64](d []R, rs, cs int, cf *[10]R) int {
 		return 4
 	}
 	s3 := R(math.Sqrt(float64(p3)))
+	r3 := s3 * (1 / p3)
+	if r3-r3 != 0 {
+		return -4
+	}
 	d[3*rs+3*cs] = s3
-	*cf = [10]R{l10, l20, l21, l30, l31, l32, r0, r1, r2, s3 * (1 / p3)}
+	*cf = [10]R{l10, l20, l21, l30, l31, l32, r0, r1, r2, r3}
 	return 0
 }
 
@@ -192,6 +231,9 @@ func cholDiag4Cplx[C ~complex64 | ~complex128, R ~float32 | ~float64](d []C, rs,
 	i0 := 1 / p0
 	s0 := R(math.Sqrt(float64(p0)))
 	r0 := s0 * i0
+	if r0-r0 != 0 { // as in cholDiag4Real
+		return -1
+	}
 	l10, l20, l30 := a10*of(r0), a20*of(r0), a30*of(r0)
 	d[0], d[rs], d[2*rs], d[3*rs] = of(s0), l10, l20, l30
 
@@ -206,6 +248,9 @@ func cholDiag4Cplx[C ~complex64 | ~complex128, R ~float32 | ~float64](d []C, rs,
 	i1 := 1 / p1
 	s1 := R(math.Sqrt(float64(p1)))
 	r1 := s1 * i1
+	if r1-r1 != 0 { // as in cholDiag4Real
+		return -2
+	}
 	l21, l31 := u21*of(r1), u31*of(r1)
 	d[rs+cs], d[2*rs+cs], d[3*rs+cs] = of(s1), l21, l31
 
@@ -220,6 +265,9 @@ func cholDiag4Cplx[C ~complex64 | ~complex128, R ~float32 | ~float64](d []C, rs,
 	i2 := 1 / p2
 	s2 := R(math.Sqrt(float64(p2)))
 	r2 := s2 * i2
+	if r2-r2 != 0 { // as in cholDiag4Real
+		return -3
+	}
 	l32 := u32 * of(r2)
 	d[2*rs+2*cs], d[3*rs+2*cs] = of(s2), l32
 
@@ -229,17 +277,38 @@ func cholDiag4Cplx[C ~complex64 | ~complex128, R ~float32 | ~float64](d []C, rs,
 		return 4
 	}
 	s3 := R(math.Sqrt(float64(p3)))
+	r3 := s3 * (1 / p3)
+	if r3-r3 != 0 {
+		return -4
+	}
 	d[3*rs+3*cs] = of(s3)
-	*cf = [10]C{cj(l10), cj(l20), cj(l21), cj(l30), cj(l31), cj(l32), of(r0), of(r1), of(r2), of(s3 * (1 / p3))}
+	*cf = [10]C{cj(l10), cj(l20), cj(l21), cj(l30), cj(l31), cj(l32), of(r0), of(r1), of(r2), of(r3)}
 	return 0
 }
 
 func cholDiagCplx[C ~complex64 | ~complex128, R ~float32 | ~float64](nb int, d []C, rs, cs int, cf *[10]C) int {
 	if nb == 4 {
-		return cholDiag4Cplx[C, R](d, rs, cs, cf)
+		k := cholDiag4Cplx[C, R](d, rs, cs, cf)
+		if k < 0 {
+			k = cholDiagLoopCplx[C, R](nb, d, rs, cs, cf, -k-1)
+		}
+		return k
 	}
+	return cholDiagLoopCplx[C, R](nb, d, rs, cs, cf, 0)
+}
+
+// cholDiagLoopCplx is cholDiagLoopReal for complex C with real part R.
+func cholDiagLoopCplx[C ~complex64 | ~complex128, R ~float32 | ~float64](nb int, d []C, rs, cs int, cf *[10]C, j0 int) int {
 	var l, lc [4][4]C // L and conj(L)
-	for j := 0; j < nb; j++ {
+	for q := 0; q < j0; q++ {
+		cf[6+q] = C(complex(1/real(complex128(d[q*(rs+cs)])), 0))
+		for i := q + 1; i < nb; i++ {
+			l[i][q] = d[i*rs+q*cs]
+			lc[i][q] = C(cmplx.Conj(complex128(l[i][q])))
+			cf[cholOff[i][q]] = lc[i][q]
+		}
+	}
+	for j := j0; j < nb; j++ {
 		s := d[j*(rs+cs)]
 		for q := 0; q < j; q++ {
 			s -= l[j][q] * lc[j][q]

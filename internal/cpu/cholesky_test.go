@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/cmplx"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/batchlas/batchlas/internal/core"
@@ -369,6 +370,137 @@ func testPotrfInfo[T core.Scalar](t *testing.T) {
 				for p := 0; p < one.LD*n; p++ {
 					if !cholSame(one.Data[p], a.Data[b*a.Stride+p]) {
 						t.Fatalf("%v n=%d matrix %d: element %d is %v alone, %v in the batch", uplo, n, b, p, one.Data[p], a.Data[b*a.Stride+p])
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestPotrfExtremePivots: positive pivots whose reciprocal is not a normal
+// number of T (a subnormal one, +Inf) are not failures, as in xPOTF2, which
+// forms 1/√p: a subnormal pivot p gives L(k, k) = √p and column k scaled by
+// 1/√p; +Inf gives L(k, k) = +Inf and zeros below it. Both kinds at every
+// place of the 4×4 diagonal blocks, in the batched kernel and in the blocked
+// driver that shares one matrix among workers.
+func TestPotrfExtremePivots(t *testing.T) {
+	t.Run("float32", testPotrfExtremePivots[float32])
+	t.Run("float64", testPotrfExtremePivots[float64])
+	t.Run("complex64", testPotrfExtremePivots[complex64])
+	t.Run("complex128", testPotrfExtremePivots[complex128])
+}
+
+// cholTinyPivot returns a Hermitian positive definite matrix of order n whose
+// k-th pivot (1-based) is exactly p and whose column k of L is v, coupled to
+// every row below: row and column k−1 of a random one are replaced by those
+// of v·vᵀ, which is added to the trailing block, with v zero above k−1, √p at
+// k−1 and ½·u·√A(i, i) below it (u uniform in [−1, 1]).
+func cholTinyPivot(rng *rand.Rand, n, k int, p float64, cplx bool) (a []complex128, v []float64) {
+	a = cholHPD(rng, n, cplx)
+	j := k - 1
+	v = make([]float64, n)
+	v[j] = math.Sqrt(p)
+	for i := j + 1; i < n; i++ {
+		v[i] = 0.5 * (2*rng.Float64() - 1) * math.Sqrt(real(a[i*(n+1)]))
+	}
+	for c := 0; c < n; c++ {
+		a[j+c*n], a[c+j*n] = complex(v[j]*v[c], 0), complex(v[c]*v[j], 0)
+	}
+	for c := j + 1; c < n; c++ {
+		for i := j + 1; i < n; i++ {
+			a[i+c*n] += complex(v[i]*v[c], 0)
+		}
+	}
+	return a, v
+}
+
+func testPotrfExtremePivots[T core.Scalar](t *testing.T) {
+	cplx := core.IsComplex[T]()
+	// A subnormal of T's precision with an exact square root: 2⁻¹⁴⁰ (√ 2⁻⁷⁰)
+	// for float32 and complex64, 2⁻¹⁰⁶⁰ (√ 2⁻⁵³⁰) for the others.
+	tiny := 0x1p-1060
+	if core.Eps[T]() > 1e-10 {
+		tiny = 0x1p-140
+	}
+	type run struct {
+		n, workers int
+	}
+	runs := []run{{4, 0}, {5, 0}, {8, 0}, {9, 0}, {33, 0}, {cholBig[0], 2}}
+	for _, uplo := range []core.Uplo{core.Lower, core.Upper} {
+		for _, r := range runs {
+			n := r.n
+			var ks []int
+			for _, k := range []int{1, 2, 3, 4, 5, 8, n - 1, n} {
+				if k >= 1 && k <= n && !slices.Contains(ks, k) {
+					ks = append(ks, k)
+				}
+			}
+			for _, kind := range []string{"subnormal", "inf"} {
+				rng := rand.New(rand.NewPCG(uint64(n), uint64(uplo)))
+				a := cholLayout[T](n, len(ks))
+				vs := make([][]float64, len(ks))
+				for b, k := range ks {
+					var m []complex128
+					if kind == "subnormal" {
+						m, vs[b] = cholTinyPivot(rng, n, k, tiny, cplx)
+					} else {
+						m = cholHPD(rng, n, cplx)
+						m[(k-1)*(n+1)] = complex(math.Inf(1), 0)
+					}
+					cholStore(a, b, uplo, m)
+				}
+				before := cholClone(a)
+				info := make([]int32, len(ks))
+				for b := range info {
+					info[b] = -7
+				}
+				if err := Potrf(Exec{Workers: r.workers}, uplo, a, info); err != nil {
+					t.Fatal(err)
+				}
+				cholCheckOutside(t, uplo, before, a)
+				for b, k := range ks {
+					name := fmt.Sprintf("%v n=%d %s pivot at %d", uplo, n, kind, k)
+					if info[b] != 0 {
+						t.Fatalf("%s: info %d, want 0", name, info[b])
+					}
+					at := func(i, j int) complex128 { // L(i, j)
+						if uplo == core.Upper {
+							return cmplx.Conj(cholToC(a.Data[b*a.Stride+j+i*a.LD]))
+						}
+						return cholToC(a.Data[b*a.Stride+i+j*a.LD])
+					}
+					for j := 0; j < n; j++ {
+						for i := j; i < n; i++ {
+							if l := at(i, j); cmplx.IsNaN(l) || (cmplx.IsInf(l) && (kind != "inf" || i != k-1 || j != k-1)) {
+								t.Fatalf("%s: L(%d, %d) = %v", name, i, j, l)
+							}
+						}
+					}
+					j := k - 1
+					if kind == "inf" {
+						if l := at(j, j); l != complex(math.Inf(1), 0) {
+							t.Fatalf("%s: L(%d, %d) = %v, want +Inf", name, j, j, l)
+						}
+						for i := j + 1; i < n; i++ {
+							if l := at(i, j); l != 0 {
+								t.Fatalf("%s: L(%d, %d) = %v, want 0 below an infinite pivot", name, i, j, l)
+							}
+						}
+						continue
+					}
+					if l := at(j, j); l != complex(math.Sqrt(tiny), 0) {
+						t.Fatalf("%s: L(%d, %d) = %v, want √p = %v", name, j, j, l, math.Sqrt(tiny))
+					}
+					// A(i, k−1) is T(v(i))·√p exactly and 1/√p is a power of 2,
+					// so L(i, k−1) is v(i) rounded to T.
+					for i := j + 1; i < n; i++ {
+						want := cholToC(cholFromC[T](complex(vs[b][i], 0)))
+						if l := at(i, j); cmplx.Abs(l-want) > 2*core.Eps[T]()*cmplx.Abs(want) {
+							t.Fatalf("%s: L(%d, %d) = %v, want %v", name, i, j, l, want)
+						}
+					}
+					if res := cholFactorResidual(a, b, uplo, cholStored(before, b, uplo)); res > 30 || math.IsNaN(res) {
+						t.Fatalf("%s: residual %.3g > 30", name, res)
 					}
 				}
 			}
