@@ -255,6 +255,11 @@ type operands struct {
 	needInfo bool
 }
 
+// MaxNRHS is the most right-hand sides a call takes: the kernels count
+// columns in int32 and step past the last by up to a chunk of columns, which
+// must not wrap.
+const MaxNRHS = math.MaxInt32 - 64
+
 // check validates the arguments as potrf's check does, for A and B.
 func check(o operands) error {
 	if err := CanRun(o.dt, o.n); err != nil {
@@ -266,6 +271,8 @@ func check(o operands) error {
 		return fmt.Errorf("%w: %s: uplo %v", core.ErrArgument, o.op, o.uplo)
 	case o.nrhs < 0:
 		return fmt.Errorf("%w: %s: nrhs = %d must not be negative", core.ErrShape, o.op, o.nrhs)
+	case o.nrhs > MaxNRHS:
+		return fmt.Errorf("%w: %s: nrhs = %d, at most %d", core.ErrShape, o.op, o.nrhs, MaxNRHS)
 	case o.count < 0 || o.count > math.MaxInt32:
 		return fmt.Errorf("%w: %s: count = %d must be in [0, 2^31)", core.ErrShape, o.op, o.count)
 	case o.lda < n:

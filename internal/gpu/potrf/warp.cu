@@ -1030,9 +1030,9 @@ __global__ void posv_warp(T* __restrict__ a, long long lda, long long stride, in
 // factor. A zero on the diagonal gives infinities and NaNs, as LAPACK's
 // substitution does. info, when not null, is a factorization's: a warp
 // whose matrix has info ≠ 0 returns at once, B neither read nor written
-// (posv.Posv factors and then solves in two launches where posv_warp would
-// spill, float64 Upper above 48 and n = 57…64, and for float64 with many
-// right-hand sides: posv.go's solveApart). float64 takes potrs_split
+// (posv.Posv factors and then solves in two launches for float64 Lower
+// n = 49…56 with many right-hand sides, posv.go's solveApart; the orders
+// where posv_warp would spill take posv_split). float64 takes potrs_split
 // instead at every NC (tri_solve's comment, warp.go's potrsSplit). For
 // double it took 142
 // registers and no local memory at every bucket to NC = 64 (CUDA 13), and

@@ -75,9 +75,9 @@ func posvWarpMax(dtype cuda.DType, uplo core.Uplo) int {
 // without it: 64 for float32 and float64 in both triangles, beyond
 // float64's factorization (56) and its Upper posv_warp (48), as potrs_warp
 // holds no factor in its registers: for double at NC = 64, 142 registers and
-// no local memory (CUDA 13; session 30). posv.Posv runs potrf_warp or
-// potrf_cta and then potrs_warp where posv_warp stops short of this, so
-// Posv's X keeps Potrs's bits.
+// no local memory (CUDA 13; session 30). Where posv.Posv factors and solves
+// in two launches (potrf_warp, then this: posv.go's factorThenSolve), its X
+// keeps Potrs's bits.
 var potrsWarpMax = perType{cuda.Float32: 64, cuda.Float64: 64}
 
 // MaxPotrsWarpFor is the largest order potrs_warp solves for dtype, 0
@@ -429,7 +429,8 @@ func warpLaunch(s *cuda.Stream, k *cuda.Kernel, count, shared int, args *cuda.Ar
 // and float64 Upper above 48 (posvWarpMax), or an error wrapping
 // core.ErrUnsupported (another order, type or triangle; maxWarp and
 // posvWarpMax say why), core.ErrShape or core.ErrArgument. posv.Posv takes
-// posv_warp exactly where this is nil.
+// posv_warp where this is nil and it does not pick posv_split or the two
+// launches first (posv.go's posvSplit and solveApart).
 func CanPosvWarp(dtype cuda.DType, uplo core.Uplo, n int) error {
 	if err := CanRunWarp(dtype, n); err != nil {
 		return err
@@ -445,7 +446,7 @@ func CanPosvWarp(dtype cuda.DType, uplo core.Uplo, n int) error {
 // (float32 and float64 up to 64) and for n = 0, or an error wrapping
 // core.ErrUnsupported (another order or type), core.ErrShape or
 // core.ErrArgument. posv.Potrs takes potrs_warp exactly where this is
-// nil, and posv.Posv where this is nil and CanPosvWarp is not.
+// nil; posv.Posv after potrf_warp where it solves in two launches.
 func CanPotrsWarp(dtype cuda.DType, uplo core.Uplo, n int) error {
 	return checkWarpOrder("potrs_warp", dtype, n, MaxPotrsWarpFor(dtype))
 }
@@ -455,9 +456,10 @@ func CanPotrsWarp(dtype cuda.DType, uplo core.Uplo, n int) error {
 // the solve of A·X = B, X over B, for the matrices that did not fail; a
 // failed matrix's B is neither read nor written. X has the bits PotrsWarp
 // gives for the same factor. B is n×nrhs column-major, leading dimension
-// ldb, matrix m at m·strideB. Calls CanPosvWarp refuses are errors (PosvCTA
-// takes them). It serves posv.Posv, which checks the arguments; this checks
-// A's as PotrfWarp does, and CanPosvWarp's rule.
+// ldb, matrix m at m·strideB. Calls CanPosvWarp refuses are errors
+// (posv.Posv takes PosvSplit, two launches or PosvCTA there). It serves
+// posv.Posv, which checks the arguments; this checks A's as PotrfWarp
+// does, and CanPosvWarp's rule.
 func PosvWarp[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int, a cuda.DevicePtr, lda int, strideA int64,
 	b cuda.DevicePtr, ldb int, strideB int64, count int, info cuda.DevicePtr) error {
 	dt := cuda.DTypeOf[T]()
