@@ -16,8 +16,10 @@
 // nothing (chol_diag returns on info ≠ 0, chol_apply writes only the columns
 // before the failure). A failed matrix thus holds what LAPACK's potf2 leaves:
 // the first k−1 columns of L, the pivot, the rest of its triangle untouched.
-// No kernel has a data-dependent loop or a barrier inside a branch that
-// depends on data, so NaN and Inf cannot hang anything.
+// No loop's trip count depends on the matrices' values, and the branches
+// around barriers that do (chol_tiled's on the matrix's info) are uniform
+// across the block, every thread reading the same info after the same
+// flag, so NaN and Inf cannot hang anything.
 
 // The natural index of L(r, c) in a buffer of leading dimension ld.
 template <bool UPPER> __device__ __forceinline__ long long nat(long long r, long long c, long long ld) {

@@ -109,12 +109,15 @@ func TiledWorkspaceSize(dt cuda.DType, n, count int) (int64, error) {
 // CanRunTiled reports whether PotrfTiled factors count matrices of order n
 // of type dt with the precision and occupancy of opt (its grid is checked
 // at the call): nil, or an error wrapping core.ErrUnsupported (Split3TF32
-// or occupancy 4 for a type other than float32; 2³⁰ lower tiles or more,
-// which the int32 ticket counter cannot hand out) or core.ErrShape /
-// core.ErrArgument.
+// or occupancy 4 for a type other than float32; TF32, which chol_tiled
+// does not build; 2³⁰ lower tiles or more, which the int32 ticket counter
+// cannot hand out) or core.ErrShape / core.ErrArgument.
 func CanRunTiled(dt cuda.DType, n, count int, opt TiledOptions) error {
 	if err := CanRun(dt, n, Options{Precision: opt.Precision}); err != nil {
 		return err
+	}
+	if opt.Precision == TF32 {
+		return fmt.Errorf("%w: cholblocked: chol_tiled has no TF32 kernels (Exact or Split3TF32)", core.ErrUnsupported)
 	}
 	switch opt.Occupancy {
 	case 0, 2:
@@ -128,9 +131,10 @@ func CanRunTiled(dt cuda.DType, n, count int, opt TiledOptions) error {
 	if count < 0 {
 		return fmt.Errorf("%w: cholblocked: count = %d must not be negative", core.ErrShape, count)
 	}
-	if tiles := newTiledLayout(dt, n, count).tiles; tiles > math.MaxInt32/2 {
-		// The counter runs to tiles plus the grid in an int32.
-		return fmt.Errorf("%w: cholblocked: %d matrices of order %d make %d tiles, more than 2³⁰", core.ErrUnsupported, count, n, tiles)
+	// The counter runs to tiles plus the grid in an int32. Asked by a
+	// division: the tiles' product could wrap int64 (n ≈ 3·10⁶).
+	if nt := int64(n+TileWidth-1) / TileWidth; count > 0 && nt*(nt+1)/2 > math.MaxInt32/2/int64(count) {
+		return fmt.Errorf("%w: cholblocked: %d matrices of order %d make more than 2³⁰ tiles", core.ErrUnsupported, count, n)
 	}
 	return nil
 }
@@ -157,7 +161,9 @@ func checkTiled(dt cuda.DType, uplo core.Uplo, n int, a cuda.DevicePtr, lda int,
 // the workspace's flags) and without cuBLAS: tiles of TileWidth columns,
 // each factored by one block once the tiles it reads are final. ws is
 // TiledWorkspaceSize bytes of scratch the call may use until s has run it.
-// A matrix's result does not depend on the batch or on opt.
+// A matrix's result does not depend on the batch or on opt.Blocks (it does
+// on the precision and the occupancy, whose kernels factor the diagonal
+// tiles differently).
 func PotrfTiled[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n int, a cuda.DevicePtr, lda int, stride int64, count int, info cuda.DevicePtr, ws Workspace, opt TiledOptions) error {
 	dt := cuda.DTypeOf[T]()
 	if s == nil {

@@ -53,6 +53,7 @@ func TestTiledArguments(t *testing.T) {
 		"negative blocks":       {cuda.Float64, 100, w, -1, Exact, 0, core.ErrArgument},
 		"float64 3xTF32":        {cuda.Float64, 100, w, 0, Split3TF32, 0, core.ErrUnsupported},
 		"bad precision":         {cuda.Float64, 100, w, 0, Precision(7), 0, core.ErrArgument},
+		"float32 TF32":          {cuda.Float32, 100, w, 0, TF32, 0, core.ErrUnsupported},
 		"float64 occupancy 4":   {cuda.Float64, 100, w, 0, Exact, 4, core.ErrUnsupported},
 		"complex64 occupancy 4": {cuda.Complex64, 100, w, 0, Exact, 4, core.ErrUnsupported},
 		"occupancy 3":           {cuda.Float32, 100, w, 0, Exact, 3, core.ErrArgument},
@@ -63,9 +64,13 @@ func TestTiledArguments(t *testing.T) {
 			t.Errorf("%s: %v, want %v", name, err, tc.want)
 		}
 	}
-	// 2³⁰ tiles or more do not fit the int32 ticket counter.
+	// 2³⁰ tiles or more do not fit the int32 ticket counter; nor does a
+	// count whose tiles wrap int64 (2²⁶ tiles a side, 2⁵¹ a matrix).
 	if err := checkTiled(cuda.Float32, core.Lower, 64, a, 64, 4096, 1<<29, info, Workspace{ws, 1 << 40}, TiledOptions{}); !errors.Is(err, core.ErrUnsupported) {
 		t.Errorf("2³⁰ tiles: %v", err)
+	}
+	if err := CanRunTiled(cuda.Float32, math.MaxInt32, 4096, TiledOptions{}); !errors.Is(err, core.ErrUnsupported) {
+		t.Errorf("2⁶³ tiles: %v", err)
 	}
 	for _, opt := range []TiledOptions{{Precision: Split3TF32}, {Occupancy: 2}, {Occupancy: 4}, {Precision: Split3TF32, Occupancy: 4}} {
 		if err := checkTiled(cuda.Float32, core.Upper, 100, a, 101, 10100, 5, info, w, opt); err != nil {
