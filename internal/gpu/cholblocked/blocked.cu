@@ -17,9 +17,10 @@
 // before the failure). A failed matrix thus holds what LAPACK's potf2 leaves:
 // the first k−1 columns of L, the pivot, the rest of its triangle untouched.
 // No loop's trip count depends on the matrices' values, and the branches
-// around barriers that do (chol_tiled's on the matrix's info) are uniform
-// across the block, every thread reading the same info after the same
-// flag, so NaN and Inf cannot hang anything.
+// around barriers that do (chol_tiled's, on the matrix's info) are uniform
+// across the block: its threads read the info after the same flag, and
+// any value a later diagonal task may store meanwhile takes the same
+// branch. So NaN and Inf cannot hang anything.
 
 // The natural index of L(r, c) in a buffer of leading dimension ld.
 template <bool UPPER> __device__ __forceinline__ long long nat(long long r, long long c, long long ld) {
