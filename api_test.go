@@ -3,6 +3,7 @@ package batchlas_test
 import (
 	"context"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -147,6 +148,9 @@ func TestNewBatchErrors(t *testing.T) {
 	dev, _ := cpuQueue(t)
 	for _, c := range []struct{ rows, cols, count, ld, stride int }{
 		{-1, 2, 1, 1, 2}, {2, 2, 1, 1, 4}, {2, 2, 2, 2, 3}, {0, 2, 2, 0, 0},
+		// Sizes whose element count overflows int: 2³²+1 matrices at
+		// stride 2³² (the span wrapped to 4 elements), ld·cols of 2⁸⁰.
+		{2, 2, 1<<32 + 1, 2, 1 << 32}, {1 << 40, 1 << 40, 1, 1 << 40, 0},
 	} {
 		if _, err := batchlas.NewBatchStrided[float32](dev, c.rows, c.cols, c.count, c.ld, c.stride); !errors.Is(err, batchlas.ErrShape) {
 			t.Errorf("NewBatchStrided%v = %v, want ErrShape", c, err)
@@ -155,9 +159,16 @@ func TestNewBatchErrors(t *testing.T) {
 	if _, err := batchlas.NewBatch[float32](nil, 1, 1, 1); !errors.Is(err, batchlas.ErrArgument) {
 		t.Errorf("nil device: %v", err)
 	}
+	// 2⁴⁸ float64s: more than Go's heap can address, an error and not
+	// make's panic.
+	if _, err := batchlas.NewBatch[float64](dev, 1<<24, 1<<24, 1); !errors.Is(err, batchlas.ErrOutOfMemory) {
+		t.Errorf("NewBatch of 2⁵¹ bytes: %v, want ErrOutOfMemory", err)
+	}
 	b := must[*batchlas.Batch[float32]](t)(batchlas.NewBatch[float32](dev, 4, 4, 3))
-	if _, err := b.View(1, 1, 4, 1); !errors.Is(err, batchlas.ErrShape) {
-		t.Errorf("View outside: %v", err)
+	for _, v := range [][4]int{{1, 1, 4, 1}, {1, 0, math.MaxInt, 1}, {0, 1, 1, math.MaxInt}, {math.MaxInt, 0, 1, 1}} {
+		if _, err := b.View(v[0], v[1], v[2], v[3]); !errors.Is(err, batchlas.ErrShape) {
+			t.Errorf("View%v outside: %v", v, err)
+		}
 	}
 	if _, err := b.Slice(2, 4); !errors.Is(err, batchlas.ErrShape) {
 		t.Errorf("Slice outside: %v", err)

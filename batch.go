@@ -2,6 +2,7 @@ package batchlas
 
 import (
 	"fmt"
+	"math"
 	"sync"
 
 	"github.com/batchlas/batchlas/internal/core"
@@ -52,10 +53,7 @@ func NewBatchStrided[T Scalar](dev *Device, rows, cols, count, ld, stride int) (
 	if err := checkLayout(op, rows, cols, count, ld, stride); err != nil {
 		return nil, err
 	}
-	size := 0
-	if count > 0 && rows > 0 && cols > 0 {
-		size = (count-1)*stride + (cols-1)*ld + rows
-	}
+	size := b.span()
 	m, err := allocMemory[T](dev, size)
 	if err != nil {
 		return nil, fmt.Errorf("batchlas: %s: %d×%d×%d %s: %w", op, rows, cols, count, core.TypeName[T](), err)
@@ -70,19 +68,29 @@ func checkLayout(op string, rows, cols, count, ld, stride int) error {
 		return argErr(ErrShape, op, "size", "%d×%d×%d must not be negative", rows, cols, count)
 	case ld < max(1, rows):
 		return argErr(ErrShape, op, "ld", "%d must be at least max(1, rows) = %d", ld, max(1, rows))
+	case cols > 0 && ld > math.MaxInt/cols:
+		return argErr(ErrShape, op, "size", "ld·cols = %d·%d overflows int", ld, cols)
 	case count > 1 && stride < ld*cols:
 		return argErr(ErrShape, op, "stride", "%d must be at least ld·cols = %d", stride, ld*cols)
 	case count > 1 && stride <= 0 && rows > 0 && cols > 0:
 		return argErr(ErrShape, op, "stride", "%d must be positive", stride)
+	case count > 1 && rows > 0 && cols > 0 && count-1 > (math.MaxInt-ld*cols)/stride:
+		// The span, (count−1)·stride + (cols−1)·ld + rows, is at most
+		// (count−1)·stride + ld·cols.
+		return argErr(ErrShape, op, "size", "%d matrices at stride %d overflow int", count, stride)
 	}
 	return nil
 }
 
 func allocMemory[T Scalar](dev *Device, size int) (*memory[T], error) {
 	m := &memory[T]{dev: dev, size: size}
+	if size > math.MaxInt/sizeOf[T]() {
+		return nil, fmt.Errorf("%w: %d elements of %d bytes", ErrOutOfMemory, size, sizeOf[T]())
+	}
 	if dev.kind == CPU {
-		m.host = make([]T, size)
-		return m, nil
+		h, err := allocHost[T](size)
+		m.host = h
+		return m, err
 	}
 	g, err := allocGPU(dev, int64(size)*int64(sizeOf[T]()))
 	if err != nil {
@@ -90,6 +98,18 @@ func allocMemory[T Scalar](dev *Device, size int) (*memory[T], error) {
 	}
 	m.gpu = g
 	return m, nil
+}
+
+// allocHost is make([]T, size), with the runtime's panic for a length
+// beyond what the heap can address returned as ErrOutOfMemory. (Memory
+// the machine does not have still ends the process, as for any make.)
+func allocHost[T Scalar](size int) (h []T, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			h, err = nil, fmt.Errorf("%w: %d elements: %v", ErrOutOfMemory, size, r)
+		}
+	}()
+	return make([]T, size), nil
 }
 
 // Rows is the number of rows of each matrix.
@@ -130,7 +150,7 @@ func (b *Batch[T]) layout() core.Strided[T] {
 // View returns the block of rows×cols elements starting at (row, col) of
 // every matrix, sharing b's memory.
 func (b *Batch[T]) View(row, col, rows, cols int) (*Batch[T], error) {
-	if row < 0 || col < 0 || rows < 0 || cols < 0 || row+rows > b.rows || col+cols > b.cols {
+	if row < 0 || col < 0 || rows < 0 || cols < 0 || row > b.rows || col > b.cols || rows > b.rows-row || cols > b.cols-col {
 		return nil, argErr(ErrShape, "View", "block", "(%d, %d) of %d×%d is outside %d×%d", row, col, rows, cols, b.rows, b.cols)
 	}
 	v := *b
