@@ -73,7 +73,8 @@ func (d *Device) routeDevice() route.Device {
 // choose returns the candidate that runs call, an op on elements of type T:
 // the pin of the last Route among opts, else the queue's, else
 // BATCHLAS_<OP>_ROUTE, else the tables. Empty work needs no decision: it
-// returns "", which every op treats as its default implementation.
+// returns "", which every op treats as its default implementation, once the
+// pin is checked as a call with work would check its spelling and name.
 func choose[T Scalar](q *Queue, op string, call route.Call, opts []CallOption) (string, error) {
 	r, err := route.Default()
 	if err != nil {
@@ -82,14 +83,17 @@ func choose[T Scalar](q *Queue, op string, call route.Call, opts []CallOption) (
 	call.Op = strings.ToLower(op)
 	call.DType = core.TypeName[T]()
 	call.Device = q.dev.routeDevice()
-	if r.Empty(call) {
-		return "", nil
-	}
 	pin := q.pins[call.Op]
 	for _, o := range opts {
 		if o.pin != "" {
 			pin = o.pin
 		}
+	}
+	if r.Empty(call) {
+		if err := r.CheckPin(call, pin); err != nil {
+			return "", fmt.Errorf("batchlas: %s: %w", op, err)
+		}
+		return "", nil
 	}
 	d, err := r.Choose(call, pin)
 	if err != nil {

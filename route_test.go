@@ -134,10 +134,20 @@ func TestRoutePins(t *testing.T) {
 	t.Setenv("BATCHLAS_POTRF_ROUTE", "")
 
 	// Empty work needs no decision, so even a pin that could not run is
-	// not consulted.
+	// not consulted; but a misspelt pin, or one naming no candidate, is the
+	// error it would be with work to do.
 	empty := must[*batchlas.Batch[float64]](t)(batchlas.NewBatch[float64](dev, n, n, 0))
 	if err := batchlas.Potrf(q, batchlas.Lower, empty, nil, batchlas.Route("vendor")); err != nil {
 		t.Errorf("empty batch: %v", err)
+	}
+	for pin, want := range map[string]error{"cpu:": batchlas.ErrArgument, "cpu:blockd": batchlas.ErrUnsupported} {
+		if err := batchlas.Potrf(q, batchlas.Lower, empty, nil, batchlas.Route(pin)); !errors.Is(err, want) {
+			t.Errorf("empty batch pinned to %q: %v, want %v", pin, err, want)
+		}
+	}
+	t.Setenv("BATCHLAS_POTRF_ROUTE", "cpu:blockd")
+	if err := batchlas.Potrf(q, batchlas.Lower, empty, nil); !errors.Is(err, batchlas.ErrUnsupported) {
+		t.Errorf("empty batch, environment pin to cpu:blockd: %v", err)
 	}
 }
 

@@ -391,6 +391,34 @@ func (row *Row) keyText(keys []string) string {
 	return b.String()
 }
 
+// CheckPin reports, for empty work (see Empty), what Choose would say of
+// pin's spelling and name: a misspelt pin (from code, or
+// BATCHLAS_<OP>_ROUTE when pin is "") is an error wrapping ErrArgument, a
+// candidate the op lacks one wrapping ErrUnsupported. Whether the candidate
+// could run the call is not asked: empty work runs nothing.
+func (r *Router) CheckPin(call Call, pin string) error {
+	op := r.ops[call.Op]
+	if op == nil {
+		return fmt.Errorf("%w: route: no op %q (ops: %s)", core.ErrArgument, call.Op, r.opNames())
+	}
+	from := "code"
+	if pin == "" {
+		from = op.EnvName()
+		pin = r.getenv(from)
+	}
+	p, err := parsePin(pin)
+	if err != nil {
+		return fmt.Errorf("%w: %s: pin (%s) %v", core.ErrArgument, r.where(&call, op), from, err)
+	}
+	if name, ok := p.Candidate(); ok {
+		if _, ok := op.Candidate(name); !ok {
+			return fmt.Errorf("%w: %s: pin %s (%s) names no candidate of %s; it has %s",
+				core.ErrUnsupported, r.where(&call, op), name, from, op.Name, strings.Join(op.names(), ", "))
+		}
+	}
+	return nil
+}
+
 // Empty reports whether call is empty work, which needs no decision: one of
 // its op's integer keys is below 1 (n = 0, batch = 0, ...). An unknown op is
 // not empty; Choose reports it.
