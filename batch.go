@@ -267,7 +267,9 @@ func (m *memory[T]) freePointers() {
 
 // Info holds one LAPACK status per matrix: 0 for success, k > 0 for the
 // op's failure at step k (for Potrf the leading minor of order k is not
-// positive definite; for Getrf U(k, k) is exactly zero).
+// positive definite; for Getrf U(k, k) is exactly zero). After Wait
+// reports ErrCanceled the statuses of the stopped op are not to be
+// trusted (WithContext).
 type Info struct {
 	dev   *Device
 	count int

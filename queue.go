@@ -32,7 +32,11 @@ type QueueOption func(*Queue)
 
 // WithContext makes the queue's work stop when ctx ends: on the CPU, between
 // matrices of a batch; on a GPU, before each op is enqueued. The stopped
-// work is reported by Wait as an error wrapping ErrCanceled.
+// work is reported by Wait as an error wrapping ErrCanceled. A stopped op
+// leaves its outputs and its Info partly written: on the CPU the matrices
+// it never reached keep their input and read 0 in the Info, and an op that
+// did not start leaves the Info as it was, so after ErrCanceled neither
+// says which matrices were done.
 func WithContext(ctx context.Context) QueueOption {
 	return func(q *Queue) { q.ctx = ctx }
 }
