@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/batchlas/batchlas/internal/core"
@@ -20,12 +21,24 @@ type item struct {
 
 // cholMix is the composition of a Cholesky test batch of order n: good,
 // ill-conditioned, not positive definite and NaN matrices in one batch, a
-// good one after the failures. Large orders keep one of each failure.
+// good one after the failures, and one whose middle pivot is a subnormal of
+// T that must not fail (tinyPivot). Large orders keep one of each failure.
 func cholMix(n int) []string {
 	if n > 255 {
 		return []string{"random", "notspd", "nan"}
 	}
-	return []string{"random", "notspd", "illcond", "nan", "notspd:last", "nan:offdiag", "random"}
+	return []string{"random", "notspd", "illcond", "nan", "notspd:last", "nan:offdiag", "random", "tinypivot"}
+}
+
+// tinyPivot is a subnormal of T's precision whose square root is exact:
+// 2⁻¹⁴⁰ (√: 2⁻⁷⁰) for float32 and complex64, 2⁻¹⁰⁶⁰ (2⁻⁵³⁰) for the
+// others. A positive pivot that small is not a failure for LAPACK, which
+// scales by 1/√p; 1/p overflows.
+func tinyPivot[T core.Scalar]() float64 {
+	if core.Eps[T]() > 1e-10 {
+		return 0x1p-140
+	}
+	return 0x1p-1060
 }
 
 // cholItems makes the Hermitian matrices of a Cholesky batch.
@@ -63,6 +76,9 @@ func cholItems[T core.Scalar](n int, kinds []string) []item {
 			j := 2 * n / 3
 			it.a, it.info = spd(100, off(2)).Clone(), j+1
 			oracle.PlantNaN(it.a, j, j)
+		case "tinypivot":
+			k := (n + 1) / 2
+			it.a = oracle.TinyPivotFrom(spd(100, off(4)), k, tinyPivot[T](), rand.New(rand.NewPCG(uint64(n), uint64(k))))
 		case "nan:offdiag":
 			// A NaN in the stored triangle at row n−1 (column n−1 for Upper)
 			// spoils the last pivot only: info = n.
@@ -91,7 +107,8 @@ func storeHermitian[T core.Scalar](a core.Strided[T], uplo core.Uplo, items []it
 }
 
 // PotrfTest checks Potrf on batches mixing random, ill-conditioned, not
-// positive definite and NaN matrices, for both triangles and every size:
+// positive definite and NaN matrices and one with a subnormal pivot (up to
+// n = 255), for both triangles and every size:
 // exact info per matrix, the factor residual of the good ones, padding and
 // the other triangle untouched, and each good matrix bit-identical to its
 // factorization alone.

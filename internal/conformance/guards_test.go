@@ -42,6 +42,8 @@ var plants = []plantedBreak{
 		func(t *testing.T) { conformance.PotrfTest[complex128](t, zeroesTriangle[complex128]{}, small) }},
 	{"potrf-nan-in-factor", "NaN residual fails (never passes)", `‖A − L·Lᴴ‖_F/\(n·‖A‖_F·eps\) NaN exceeds`,
 		func(t *testing.T) { conformance.PotrfTest[float32](t, nanFactor[float32]{}, small) }},
+	{"potrf-fails-tiny-pivot", "a subnormal pivot is not a failure", `item \d+ \(tinypivot\): info \d+, want 0`,
+		func(t *testing.T) { conformance.PotrfTest[float32](t, failsTinyPivot[float32]{}, small) }},
 	{"getrf-batch-dependent", "good item identical to running it alone", `computed alone`,
 		func(t *testing.T) { conformance.GetrfTest[float64](t, batchDependent[float64]{}, small) }},
 	{"getrf-runner-up-pivot", "pivots equal to the oracle's on unambiguous matrices", `item \d+ \(dominant\): pivot \d+ is \d+, oracle \d+`,
@@ -160,6 +162,26 @@ func (e nanFactor[T]) Potrf(uplo core.Uplo, a core.Strided[T], info []int32) err
 				i, j = 0, n-1
 			}
 			a.Data[b*a.Stride+j*a.LD+i] = oracle.FromComplex[T](complex(math.NaN(), 0))
+		}
+	}
+	return err
+}
+
+type failsTinyPivot[T core.Scalar] struct{ reference[T] }
+
+// Potrf reports the first pivot L(j, j)² below T's smallest normal as a
+// failure, as a factorization forming 1/p (which overflows there) would.
+func (e failsTinyPivot[T]) Potrf(uplo core.Uplo, a core.Strided[T], info []int32) error {
+	err := e.reference.Potrf(uplo, a, info)
+	minNormal := 0x1p-1022
+	if core.Eps[T]() > 1e-10 {
+		minNormal = 0x1p-126
+	}
+	for b := range a.Count {
+		for j := 0; j < a.Rows && info[b] == 0; j++ {
+			if d := real(oracle.ToComplex(a.Data[b*a.Stride+j*a.LD+j])); d*d < minNormal {
+				info[b] = int32(j + 1)
+			}
 		}
 	}
 	return err
