@@ -145,14 +145,9 @@ func (r *Router) Choose(call Call, pin string) (Decision, error) {
 	if err := call.check(op); err != nil {
 		return Decision{}, err
 	}
-	from := "code"
-	if pin == "" {
-		from = op.EnvName()
-		pin = r.getenv(from)
-	}
-	p, err := parsePin(pin)
+	p, from, err := r.pinOf(&call, op, pin)
 	if err != nil {
-		return Decision{}, fmt.Errorf("%w: %s: pin (%s) %v", core.ErrArgument, r.where(&call, op), from, err)
+		return Decision{}, err
 	}
 	d := Decision{Call: call, op: op, Why: WhyPinned, PinFrom: from}
 	if !p.Auto() {
@@ -171,8 +166,7 @@ func (r *Router) Choose(call Call, pin string) (Decision, error) {
 	if name, ok := p.Candidate(); ok {
 		c, ok := op.Candidate(name)
 		if !ok {
-			return Decision{}, fmt.Errorf("%w: %s: pin %s (%s) names no candidate of %s; it has %s",
-				core.ErrUnsupported, r.where(&call, op), name, from, op.Name, strings.Join(op.names(), ", "))
+			return Decision{}, r.noCandidate(&call, op, name, from)
 		}
 		if err := c.CanRun(call); err != nil {
 			return Decision{}, fmt.Errorf("%w: %s: pinned %s (%s) cannot run it: %v", core.ErrUnsupported, r.where(&call, op), name, from, err)
@@ -401,22 +395,38 @@ func (r *Router) CheckPin(call Call, pin string) error {
 	if op == nil {
 		return fmt.Errorf("%w: route: no op %q (ops: %s)", core.ErrArgument, call.Op, r.opNames())
 	}
-	from := "code"
+	p, from, err := r.pinOf(&call, op, pin)
+	if err != nil {
+		return err
+	}
+	if name, ok := p.Candidate(); ok {
+		if _, ok := op.Candidate(name); !ok {
+			return r.noCandidate(&call, op, name, from)
+		}
+	}
+	return nil
+}
+
+// pinOf reads the pin of call, an op's: pin itself, or where it is ""
+// BATCHLAS_<OP>_ROUTE; from says which. A misspelt pin is an error
+// wrapping ErrArgument.
+func (r *Router) pinOf(call *Call, op *Op, pin string) (p Pin, from string, err error) {
+	from = "code"
 	if pin == "" {
 		from = op.EnvName()
 		pin = r.getenv(from)
 	}
-	p, err := parsePin(pin)
-	if err != nil {
-		return fmt.Errorf("%w: %s: pin (%s) %v", core.ErrArgument, r.where(&call, op), from, err)
+	if p, err = parsePin(pin); err != nil {
+		return Pin{}, from, fmt.Errorf("%w: %s: pin (%s) %v", core.ErrArgument, r.where(call, op), from, err)
 	}
-	if name, ok := p.Candidate(); ok {
-		if _, ok := op.Candidate(name); !ok {
-			return fmt.Errorf("%w: %s: pin %s (%s) names no candidate of %s; it has %s",
-				core.ErrUnsupported, r.where(&call, op), name, from, op.Name, strings.Join(op.names(), ", "))
-		}
-	}
-	return nil
+	return p, from, nil
+}
+
+// noCandidate is the error for a pin (from code or the environment) that
+// names a candidate op does not have.
+func (r *Router) noCandidate(call *Call, op *Op, name, from string) error {
+	return fmt.Errorf("%w: %s: pin %s (%s) names no candidate of %s; it has %s",
+		core.ErrUnsupported, r.where(call, op), name, from, op.Name, strings.Join(op.names(), ", "))
 }
 
 // Empty reports whether call is empty work, which needs no decision: one of
