@@ -275,6 +275,72 @@ func TestCanceledQueue(t *testing.T) {
 	}
 }
 
+// TestReleased: Free of a batch (twice, or of a view and then of its
+// parent), of an Info and of Pivots, and Close of a queue, each twice; what
+// was released is refused as an argument afterwards, and on a GPU memory
+// freed twice is not handed to two new batches (the pool took a pointer
+// freed twice back twice, so two live batches shared one block).
+func TestReleased(t *testing.T) {
+	for _, dev := range testDevices(t) {
+		t.Run(dev.String(), func(t *testing.T) {
+			q := must[*batchlas.Queue](t)(dev.NewQueue())
+			a := must[*batchlas.Batch[float64]](t)(batchlas.NewBatch[float64](dev, 4, 4, 8))
+			v := must[*batchlas.Batch[float64]](t)(a.View(0, 0, 2, 2))
+			info := must[*batchlas.Info](t)(batchlas.NewInfo(dev, 8))
+			piv := must[*batchlas.Pivots](t)(batchlas.NewPivots(dev, 4, 8))
+			v.Free()
+			a.Free()
+			a.Free()
+			info.Free()
+			info.Free()
+			piv.Free()
+			piv.Free()
+			// Two batches of the freed size must not share memory.
+			b := must[*batchlas.Batch[float64]](t)(batchlas.NewBatch[float64](dev, 4, 4, 8))
+			c := must[*batchlas.Batch[float64]](t)(batchlas.NewBatch[float64](dev, 4, 4, 8))
+			x, y := make([]float64, 128), make([]float64, 128)
+			for i := range x {
+				x[i], y[i] = float64(i), -float64(i)-1
+			}
+			if err := errors.Join(b.Upload(q, x), c.Upload(q, y)); err != nil {
+				t.Fatal(err)
+			}
+			got := make([]float64, 128)
+			if err := b.Download(q, got); err != nil || !slices.Equal(got, x) {
+				t.Fatalf("a batch after a double Free reads %v (%v), want what was uploaded to it", got[:4], err)
+			}
+			b2 := must[*batchlas.Batch[float64]](t)(batchlas.NewBatch[float64](dev, 4, 4, 2))
+			if err := batchlas.Potrf(q, batchlas.Lower, a, nil); !errors.Is(err, batchlas.ErrArgument) {
+				t.Errorf("Potrf on a freed batch: %v, want ErrArgument", err)
+			}
+			if err := batchlas.Potrf(q, batchlas.Lower, b2, info); !errors.Is(err, batchlas.ErrArgument) {
+				t.Errorf("Potrf with a freed Info: %v, want ErrArgument", err)
+			}
+			if _, err := info.Values(q); !errors.Is(err, batchlas.ErrArgument) {
+				t.Errorf("Values of a freed Info: %v, want ErrArgument", err)
+			}
+			if err := batchlas.Getrf(q, b2, piv, nil); !errors.Is(err, batchlas.ErrArgument) {
+				t.Errorf("Getrf with freed Pivots: %v, want ErrArgument", err)
+			}
+			if err := errors.Join(q.Close(), q.Close()); err != nil {
+				t.Fatalf("Close twice: %v", err)
+			}
+			if err := batchlas.Potrf(q, batchlas.Lower, b2, nil); !errors.Is(err, batchlas.ErrArgument) {
+				t.Errorf("Potrf on a closed queue: %v, want ErrArgument", err)
+			}
+			if err := b2.Upload(q, make([]float64, 32)); !errors.Is(err, batchlas.ErrArgument) {
+				t.Errorf("Upload on a closed queue: %v, want ErrArgument", err)
+			}
+			if err := q.Wait(); err != nil {
+				t.Errorf("Wait on a closed queue: %v", err)
+			}
+			for _, r := range []interface{ Free() }{b, c, b2} {
+				r.Free()
+			}
+		})
+	}
+}
+
 // TestConcurrentQueues runs ops from many goroutines on one device, each on
 // its own queue, and compares with one at a time.
 func TestConcurrentQueues(t *testing.T) {

@@ -241,18 +241,30 @@ func sizeOf[T Scalar]() int {
 }
 
 // Free returns the batch's memory to its device's pool. The batch and every
-// view of the same memory must not be used afterwards. Free is optional on
-// the CPU, where the garbage collector reclaims it.
+// view of the same memory must not be used afterwards; a second Free, of
+// the batch or of any view of it, does nothing. On a GPU, Free first waits
+// for all work queued on the device, which may still use the memory (the
+// pool hands a freed block to the next allocation at once, on any queue).
+// Free is optional on the CPU, where the garbage collector reclaims it.
 func (b *Batch[T]) Free() {
-	if b.mem == nil {
+	m := b.mem
+	if m == nil {
 		return
 	}
-	if b.mem.dev.kind == CUDA {
-		b.mem.freePointers()
-		b.mem.gpu.free(b.mem.dev)
+	m.mu.Lock()
+	freed := m.size < 0
+	m.size = -1
+	m.mu.Unlock()
+	if freed {
+		return
 	}
-	b.mem.host = nil
-	b.mem.size = -1
+	m.host = nil
+	if m.dev.kind == CUDA {
+		m.dev.gpu.idle()
+		m.freePointers()
+		m.gpu.free(m.dev)
+		m.gpu = gpuMemory{}
+	}
 }
 
 // freePointers frees the cached pointer arrays; no queue may still use them.
@@ -275,6 +287,7 @@ type Info struct {
 	count int
 	host  []int32   // CPU
 	gpu   gpuMemory // CUDA
+	freed bool
 }
 
 // NewInfo allocates statuses for count matrices on dev.
@@ -301,10 +314,29 @@ func NewInfo(dev *Device, count int) (*Info, error) {
 // Len is the number of statuses.
 func (in *Info) Len() int { return in.count }
 
+// Free returns the statuses' memory to the device's pool, as Batch.Free
+// does: on a GPU after the device's queued work; the Info must not be used
+// afterwards, and a second Free does nothing. Optional on the CPU.
+func (in *Info) Free() {
+	if in.freed {
+		return
+	}
+	in.freed = true
+	in.host = nil
+	if in.dev.kind == CUDA {
+		in.dev.gpu.idle()
+		in.gpu.free(in.dev)
+		in.gpu = gpuMemory{}
+	}
+}
+
 // Values returns the statuses after the work enqueued on q so far has finished.
 func (in *Info) Values(q *Queue) ([]int32, error) {
 	if err := checkQueue("Info.Values", q); err != nil {
 		return nil, err
+	}
+	if in.freed {
+		return nil, argErr(ErrArgument, "Info.Values", "info", "was freed")
 	}
 	if in.dev != q.dev {
 		return nil, argErr(ErrDevice, "Info.Values", "q", "is on %v, the info on %v", q.dev, in.dev)
@@ -338,6 +370,7 @@ type Pivots struct {
 	k, count int
 	host     []int32
 	gpu      gpuMemory
+	freed    bool
 }
 
 // NewPivots allocates k interchanges for each of count matrices on dev.
@@ -367,11 +400,29 @@ func (p *Pivots) Len() int { return p.k }
 // Count is the number of matrices.
 func (p *Pivots) Count() int { return p.count }
 
+// Free returns the interchanges' memory to the device's pool, as Info.Free
+// does for statuses.
+func (p *Pivots) Free() {
+	if p.freed {
+		return
+	}
+	p.freed = true
+	p.host = nil
+	if p.dev.kind == CUDA {
+		p.dev.gpu.idle()
+		p.gpu.free(p.dev)
+		p.gpu = gpuMemory{}
+	}
+}
+
 // Values returns the interchanges, k per matrix, matrix after matrix, after
 // the work enqueued on q so far has finished.
 func (p *Pivots) Values(q *Queue) ([]int32, error) {
 	if err := checkQueue("Pivots.Values", q); err != nil {
 		return nil, err
+	}
+	if p.freed {
+		return nil, argErr(ErrArgument, "Pivots.Values", "pivots", "were freed")
 	}
 	if p.dev != q.dev {
 		return nil, argErr(ErrDevice, "Pivots.Values", "q", "is on %v, the pivots on %v", q.dev, p.dev)
@@ -388,6 +439,9 @@ func (p *Pivots) Upload(q *Queue, values []int32) error {
 	const op = "Pivots.Upload"
 	if err := checkQueue(op, q); err != nil {
 		return err
+	}
+	if p.freed {
+		return argErr(ErrArgument, op, "pivots", "were freed")
 	}
 	if p.dev != q.dev {
 		return argErr(ErrDevice, op, "q", "is on %v, the pivots on %v", q.dev, p.dev)

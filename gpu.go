@@ -153,6 +153,23 @@ func (g *gpuQueue) alloc(bytes int64) (cuda.DevicePtr, error) {
 	return p, nil
 }
 
+// pendingChecks is how many status checks Wait has to make so far.
+func (g *gpuQueue) pendingChecks() int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return len(g.checks)
+}
+
+// dropChecks forgets the status checks added after the first n (a Queue is
+// used from one goroutine at a time, so they are the last op's).
+func (g *gpuQueue) dropChecks(n int) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if n < len(g.checks) {
+		g.checks = g.checks[:n]
+	}
+}
+
 // drained releases scratch and inspects pending statuses; the stream must
 // have finished.
 func (g *gpuQueue) drained(q *Queue) error {
@@ -228,6 +245,11 @@ func allocGPU(dev *Device, bytes int64) (gpuMemory, error) {
 }
 
 func (m gpuMemory) free(dev *Device) { dev.gpu.ctx.Free(m.ptr) }
+
+// idle waits for all work queued on the device, before memory that it may
+// still use goes back to the pool. A sticky device error fails the wait;
+// the memory goes back all the same (nothing will run on it again).
+func (g *gpuDevice) idle() { _ = g.ctx.Synchronize() }
 
 // devPtr is the device address of element (0, 0) of matrix 0.
 func (b *Batch[T]) devPtr() cuda.DevicePtr {

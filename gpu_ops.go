@@ -127,12 +127,17 @@ func statusesFor(q *Queue, op string, info *Info, count int, zero bool) (cuda.De
 }
 
 // gpuRun wraps an op's GPU arm: a canceled queue skips the work, and an
-// enqueue error names the op.
+// enqueue error names the op. An op that returns an error leaves no status
+// check for Wait: its scratch statuses may never have been written (the
+// candidates that store every status skip the memset), and the error says
+// what went wrong already.
 func gpuRun(q *Queue, op string, run func() error) error {
 	if q.canceled(op) {
 		return nil
 	}
+	checks := q.gpu.pendingChecks()
 	if err := run(); err != nil {
+		q.gpu.dropChecks(checks)
 		return fmt.Errorf("batchlas: %s on %v: %w", op, q.dev, err)
 	}
 	return nil

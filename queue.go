@@ -22,6 +22,7 @@ type Queue struct {
 
 	pins   map[string]string // op → pin, from WithRoute
 	optErr error             // the first bad QueueOption
+	closed bool              // by Close: every op refuses the queue
 
 	mu   sync.Mutex
 	errs []error
@@ -67,7 +68,7 @@ func (q *Queue) Device() *Device { return q.dev }
 // went wrong since the last Wait (joined), then forgets it.
 func (q *Queue) Wait() error {
 	var syncErr error
-	if q.gpu != nil {
+	if q.gpu != nil && !q.closed {
 		syncErr = q.gpu.wait(q)
 	}
 	q.mu.Lock()
@@ -77,9 +78,15 @@ func (q *Queue) Wait() error {
 	return errors.Join(append(errs, syncErr)...)
 }
 
-// Close waits for the queue and releases it; the error is Wait's.
+// Close waits for the queue and releases it; the error is Wait's. Ops on a
+// closed queue are argument errors (on a GPU its stream is gone); a second
+// Close does nothing.
 func (q *Queue) Close() error {
+	if q.closed {
+		return nil
+	}
 	err := q.Wait()
+	q.closed = true
 	if q.gpu != nil {
 		err = errors.Join(err, q.gpu.close())
 	}

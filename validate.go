@@ -8,6 +8,9 @@ func checkQueue(op string, q *Queue) error {
 	if q == nil || q.dev == nil {
 		return argErr(ErrArgument, op, "q", "is nil")
 	}
+	if q.closed {
+		return argErr(ErrArgument, op, "q", "is closed")
+	}
 	return nil
 }
 
@@ -61,6 +64,9 @@ func checkInfo(op string, q *Queue, info *Info, count int) error {
 	if info == nil {
 		return nil
 	}
+	if info.freed {
+		return argErr(ErrArgument, op, "info", "was freed")
+	}
 	if info.dev != q.dev {
 		return argErr(ErrDevice, op, "info", "is on %v, the queue on %v", info.dev, q.dev)
 	}
@@ -73,6 +79,9 @@ func checkInfo(op string, q *Queue, info *Info, count int) error {
 func checkPivots(op string, q *Queue, p *Pivots, k, count int) error {
 	if p == nil {
 		return argErr(ErrArgument, op, "pivots", "is nil")
+	}
+	if p.freed {
+		return argErr(ErrArgument, op, "pivots", "were freed")
 	}
 	if p.dev != q.dev {
 		return argErr(ErrDevice, op, "pivots", "is on %v, the queue on %v", p.dev, q.dev)
