@@ -463,3 +463,41 @@ func TestOutOfMemory(t *testing.T) {
 		t.Fatalf("after the failed allocation: %v, %v", got, err)
 	}
 }
+
+// TestEmptyBatches: batches with no element (0 rows or columns, no
+// matrices, and views of them) go through every transfer and op without
+// touching memory. Views of an empty batch and 0×n uploads once panicked.
+func TestEmptyBatches(t *testing.T) {
+	for _, dev := range testDevices(t) {
+		t.Run(dev.String(), func(t *testing.T) {
+			q := must[*batchlas.Queue](t)(dev.NewQueue())
+			for _, sh := range [][3]int{{0, 2, 1}, {2, 0, 3}, {3, 3, 0}, {0, 0, 2}} {
+				b := must[*batchlas.Batch[float64]](t)(batchlas.NewBatch[float64](dev, sh[0], sh[1], sh[2]))
+				views := []*batchlas.Batch[float64]{b}
+				if sh[0] == 3 {
+					views = append(views, must[*batchlas.Batch[float64]](t)(b.View(1, 1, 2, 2)))
+				}
+				for _, v := range views {
+					if err := errors.Join(v.Upload(q, nil), v.Download(q, nil)); err != nil {
+						t.Errorf("%v: transfers: %v", sh, err)
+					}
+					if v.Rows() != v.Cols() {
+						continue
+					}
+					if err := batchlas.Potrf(q, batchlas.Lower, v, nil); err != nil {
+						t.Errorf("%v: Potrf: %v", sh, err)
+					}
+					if err := batchlas.Gemm(q, batchlas.NoTrans, batchlas.NoTrans, 1, v, v, 0, v); err != nil && !errors.Is(err, batchlas.ErrArgument) {
+						t.Errorf("%v: Gemm: %v", sh, err)
+					}
+					if err := batchlas.Posv(q, batchlas.Lower, v, v, nil); err != nil && !errors.Is(err, batchlas.ErrArgument) {
+						t.Errorf("%v: Posv: %v", sh, err)
+					}
+				}
+			}
+			if err := q.Wait(); err != nil {
+				t.Errorf("Wait: %v", err)
+			}
+		})
+	}
+}

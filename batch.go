@@ -141,8 +141,10 @@ func (b *Batch[T]) span() int { return b.layout().Need() }
 // layout describes the batch as the engines see it (Data is nil on a GPU).
 func (b *Batch[T]) layout() core.Strided[T] {
 	s := core.Strided[T]{Rows: b.rows, Cols: b.cols, LD: b.ld, Stride: b.stride, Count: b.count}
-	if b.mem != nil && b.mem.host != nil {
-		s.Data = b.mem.host[b.off : b.off+s.Need()]
+	// An empty batch holds no element (a view's offset may point past the
+	// end of an empty parent's memory).
+	if n := s.Need(); n > 0 && b.mem != nil && b.mem.host != nil {
+		s.Data = b.mem.host[b.off : b.off+n]
 	}
 	return s
 }
@@ -180,7 +182,7 @@ func (b *Batch[T]) Slice(from, to int) (*Batch[T], error) {
 // taken before Upload returns, so host may be reused at once.
 func (b *Batch[T]) Upload(q *Queue, host []T) error {
 	const op = "Upload"
-	if err := checkTransfer(op, q, b, len(host)); err != nil {
+	if err := checkTransfer(op, q, b, len(host)); err != nil || len(host) == 0 {
 		return err
 	}
 	if b.mem.dev.kind == CUDA {
@@ -200,7 +202,7 @@ func (b *Batch[T]) Upload(q *Queue, host []T) error {
 // Upload, after the work enqueued on q so far has finished.
 func (b *Batch[T]) Download(q *Queue, host []T) error {
 	const op = "Download"
-	if err := checkTransfer(op, q, b, len(host)); err != nil {
+	if err := checkTransfer(op, q, b, len(host)); err != nil || len(host) == 0 {
 		return err
 	}
 	if b.mem.dev.kind == CUDA {
