@@ -165,6 +165,8 @@ func TestValidate(t *testing.T) {
 		{"none", func(c *Config) { c.Arms = nil }, "no arms"},
 		{"n", func(c *Config) { c.N = 0 }, "-n 0"},
 		{"batch", func(c *Config) { c.Batch = -1 }, "-batch -1"},
+		{"huge", func(c *Config) { c.N, c.Batch = 99999999, 99999999 }, "elements an operand"},
+		{"wide", func(c *Config) { c.NRHS = 1 << 40 }, "elements an operand"},
 		{"count", func(c *Config) { c.Count = 0 }, "-count 0"},
 		{"time", func(c *Config) { c.Time = 0 }, "-time"},
 		{"device", func(c *Config) { c.Device = "tpu" }, `-device "tpu"`},

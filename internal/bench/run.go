@@ -72,6 +72,11 @@ func usagef(format string, args ...any) error {
 
 var deviceSpec = regexp.MustCompile(`^(auto|cpu(:[1-9][0-9]*)?|(cuda|gpu)(:[0-9]+)?)$`)
 
+// maxElements bounds the elements of one operand of a case: 2³⁴ (128 GiB
+// of complex64) is past any host bench runs on, and keeps n·n·batch far
+// from overflowing int.
+const maxElements = 1 << 34
+
 // Validate checks the config without running anything.
 func (c *Config) Validate() error {
 	switch c.Inputs {
@@ -118,6 +123,10 @@ func (c *Config) Validate() error {
 			return usagef("-batch %d: want at least 1", c.Batch)
 		case c.NRHS < 0:
 			return usagef("-nrhs %d: must not be negative", c.NRHS)
+		case float64(c.N)*float64(max(c.N, c.NRHS))*float64(c.Batch) > maxElements:
+			// make would panic or the host run out of memory long before.
+			return usagef("-n %d -nrhs %d -batch %d: %.3g elements an operand, more than bench makes (%.3g)",
+				c.N, c.NRHS, c.Batch, float64(c.N)*float64(max(c.N, c.NRHS))*float64(c.Batch), float64(maxElements))
 		}
 	}
 	for i, a := range c.Arms {

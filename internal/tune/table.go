@@ -126,6 +126,10 @@ func writeFile(path string, data []byte) error {
 		return err
 	}
 	_, err = tmp.Write(data)
+	if err == nil {
+		// CreateTemp makes the file 0600; tables are read, copied and committed.
+		err = tmp.Chmod(0o644)
+	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}

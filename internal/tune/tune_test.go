@@ -164,6 +164,10 @@ L  32  1000   vendor 10
 		if _, err := route.ParseTable(path, strings.NewReader(readFile(t, path))); err != nil {
 			t.Error(err)
 		}
+		// Tables are copied and committed: readable by all, not CreateTemp's 0600.
+		if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o644 {
+			t.Errorf("%s: mode %v (%v), want 0644", path, fi.Mode().Perm(), err)
+		}
 	}
 	if got := readFile(t, filepath.Join(dir, route.IndexFile)); !strings.HasSuffix(got, "\npotrf.float32.sm_90.txt\npotrf.float64.sm_90.txt\n") {
 		t.Errorf("index.txt:\n%s", got)
