@@ -38,6 +38,7 @@ func commands() []command {
 		{"kernels", "compile and load the GPU kernels, list registers, local memory and compile time", runKernels, kernelsUsage},
 		{"route", "show which implementation a call would run and why, from the routing tables", runRoute, routeUsage},
 		{"tune", "measure every implementation of an op over a grid and write routing tables", runTune, tuneUsage},
+		{"run", "run one op on the matrices of .npy files and write the result as .npy", runRun, runUsage},
 	}
 }
 

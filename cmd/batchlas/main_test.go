@@ -59,13 +59,13 @@ func TestUsageErrors(t *testing.T) {
 }
 
 func TestHelp(t *testing.T) {
-	for _, args := range [][]string{{"help"}, {"-h"}, {"help", "bench"}, {"help", "devices"}} {
+	for _, args := range [][]string{{"help"}, {"-h"}, {"help", "bench"}, {"help", "devices"}, {"help", "run"}} {
 		code, stdout, _ := runCLI(args...)
 		if code != exitOK || !strings.Contains(stdout, "Usage") {
 			t.Errorf("batchlas %s: exit %d, stdout %q", strings.Join(args, " "), code, stdout)
 		}
 	}
-	for _, args := range [][]string{{"bench", "-h"}, {"bench", "potrf", "-h"}, {"devices", "-h"}} {
+	for _, args := range [][]string{{"bench", "-h"}, {"bench", "potrf", "-h"}, {"devices", "-h"}, {"run", "potrf", "-h"}} {
 		code, _, stderr := runCLI(args...)
 		if code != exitOK || !strings.Contains(stderr, "Usage: batchlas "+args[0]) {
 			t.Errorf("batchlas %s: exit %d, stderr %q", strings.Join(args, " "), code, stderr)
