@@ -319,16 +319,18 @@ func (in *Info) Len() int { return in.count }
 // Free returns the statuses' memory to the device's pool, as Batch.Free
 // does: on a GPU after the device's queued work; the Info must not be used
 // afterwards, and a second Free does nothing. Optional on the CPU.
-func (in *Info) Free() {
-	if in.freed {
+func (in *Info) Free() { releaseInts(in.dev, &in.freed, &in.host, &in.gpu) }
+
+// releaseInts frees an Info's or a Pivots' memory, once.
+func releaseInts(dev *Device, freed *bool, host *[]int32, g *gpuMemory) {
+	if *freed {
 		return
 	}
-	in.freed = true
-	in.host = nil
-	if in.dev.kind == CUDA {
-		in.dev.gpu.idle()
-		in.gpu.free(in.dev)
-		in.gpu = gpuMemory{}
+	*freed, *host = true, nil
+	if dev.kind == CUDA {
+		dev.gpu.idle()
+		g.free(dev)
+		*g = gpuMemory{}
 	}
 }
 
@@ -404,18 +406,7 @@ func (p *Pivots) Count() int { return p.count }
 
 // Free returns the interchanges' memory to the device's pool, as Info.Free
 // does for statuses.
-func (p *Pivots) Free() {
-	if p.freed {
-		return
-	}
-	p.freed = true
-	p.host = nil
-	if p.dev.kind == CUDA {
-		p.dev.gpu.idle()
-		p.gpu.free(p.dev)
-		p.gpu = gpuMemory{}
-	}
-}
+func (p *Pivots) Free() { releaseInts(p.dev, &p.freed, &p.host, &p.gpu) }
 
 // Values returns the interchanges, k per matrix, matrix after matrix, after
 // the work enqueued on q so far has finished.
