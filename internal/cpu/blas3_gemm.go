@@ -465,8 +465,16 @@ func storeComplex[F float](acc *[8]F, c []F, lo, hi int, alpha, beta pair[F]) {
 		pi := acc[2*r+4] + acc[2*r+1]
 		re := alpha.re*pr - alpha.im*pi
 		im := alpha.re*pi + alpha.im*pr
-		if beta.re != 0 || beta.im != 0 {
-			cr, ci := c[2*r], c[2*r+1]
+		switch cr, ci := c[2*r], c[2*r+1]; {
+		case beta.im == 0 && beta.re == 1:
+			// As reference zgemm, which does not multiply C by beta = 1:
+			// 0·Inf in the product would turn an infinite part into NaN.
+			re += cr
+			im += ci
+		case beta.im == 0 && beta.re != 0:
+			re += beta.re * cr
+			im += beta.re * ci
+		case beta.im != 0:
 			re += beta.re*cr - beta.im*ci
 			im += beta.re*ci + beta.im*cr
 		}

@@ -34,6 +34,13 @@ func rankK[T core.Scalar](herm bool, uplo core.Uplo, trans core.Transpose, n, k 
 	if n == 0 || c0 >= c1 || ((alpha == 0 || k == 0) && beta == 1) {
 		return
 	}
+	if herm && beta != 0 {
+		// Reference zherk reads only the real part of C's diagonal: a NaN
+		// or infinite imaginary part there must not reach the result.
+		for j := c0; j < c1; j++ {
+			c[j+j*ldc] = realOf(c[j+j*ldc])
+		}
+	}
 	if alpha == 0 || k == 0 {
 		for j := c0; j < c1; j++ {
 			lo, hi := j, n

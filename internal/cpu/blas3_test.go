@@ -6,6 +6,7 @@ import (
 	"math/cmplx"
 	"math/rand/v2"
 	"runtime/debug"
+	"slices"
 	"testing"
 
 	"github.com/batchlas/batchlas/internal/core"
@@ -681,6 +682,35 @@ func testAllocs[T core.Scalar](t *testing.T) {
 		batched()
 		if got := testing.AllocsPerRun(5, batched); got > 1 {
 			t.Errorf("Gemm n=%d: %v allocations per call, want at most 1", n, got)
+		}
+	}
+}
+
+// TestBlas3ComplexSpecials: what reference BLAS does with infinite and NaN
+// parts that the arithmetic of a full complex product would change. Gemm
+// with beta = 1 adds C as it is (zgemm does not multiply by 1): 0 + Inf·i
+// plus 1 stays 1 + Inf·i, not NaN + Inf·i. Herk reads only the real part of
+// C's diagonal, so a NaN or infinite imaginary part there gives a real
+// result (β·Re C(j, j) + α·|a_j|²), not NaN.
+func TestBlas3ComplexSpecials(t *testing.T) {
+	inf := math.Inf(1)
+	one := core.Strided[complex128]{Data: []complex128{1}, Rows: 1, Cols: 1, LD: 1, Stride: 1, Count: 1}
+	c := core.Strided[complex128]{Data: []complex128{complex(0, inf)}, Rows: 1, Cols: 1, LD: 1, Stride: 1, Count: 1}
+	if err := Gemm(Exec{}, core.NoTrans, core.NoTrans, 1, one, one, 1, c); err != nil {
+		t.Fatal(err)
+	}
+	if got := c.Data[0]; got != complex(1, inf) {
+		t.Errorf("Gemm 1·1 + 1·(0 + Inf·i) = %v, want (1+Inf i)", got)
+	}
+	a := core.Strided[complex128]{Data: []complex128{complex(1, 1), 2}, Rows: 2, Cols: 1, LD: 2, Stride: 2, Count: 1}
+	for _, ab := range [][2]float64{{1, 1}, {0, 2}} {
+		h := core.Strided[complex128]{Data: []complex128{complex(1, math.NaN()), 0, 0, complex(3, inf)}, Rows: 2, Cols: 2, LD: 2, Stride: 4, Count: 1}
+		if err := Herk(Exec{}, core.Lower, core.NoTrans, ab[0], a, ab[1], h); err != nil {
+			t.Fatal(err)
+		}
+		want := []complex128{complex(ab[1]*1+ab[0]*2, 0), complex(ab[1]*3+ab[0]*4, 0)}
+		if got := []complex128{h.Data[0], h.Data[3]}; !slices.Equal(got, want) {
+			t.Errorf("Herk alpha %v beta %v: diagonal %v, want %v", ab[0], ab[1], got, want)
 		}
 	}
 }
