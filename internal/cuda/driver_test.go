@@ -3,6 +3,7 @@ package cuda
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -116,6 +117,23 @@ func TestLoaderError(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestLoaderReason: a library that is there but does not load (here an
+// empty file) is named in the error with the loader's reason, not only
+// among the places tried.
+func TestLoaderReason(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv(LibDirEnv, dir)
+	const soname = "libbatchlas-broken.so.1"
+	path := filepath.Join(dir, soname)
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := openLibrary(soname)
+	if !errors.Is(err, core.ErrLibraryNotFound) || !strings.Contains(err.Error(), "found but not loaded: "+path) {
+		t.Fatalf("error %v: want ErrLibraryNotFound with the loader's reason for %s", err, path)
 	}
 }
 

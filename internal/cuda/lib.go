@@ -32,7 +32,7 @@ type Library struct {
 }
 
 // searchDirs lists the folders tried, in order, after the explicit override
-// and before the plain soname (the loader's own path): the toolkit folders
+// and the plain soname (the loader's own path): the toolkit folders
 // named by CUDA_HOME/CUDA_PATH, the default toolkit, and the nvidia/*/lib
 // folders of Python installs (pip wheels of torch and cupy carry the libraries).
 func searchDirs() []string {
@@ -61,16 +61,30 @@ func searchDirs() []string {
 
 // openLibrary opens the first of sonames that loads. With the override set,
 // its folder is tried first; then the loader's own search (LD_LIBRARY_PATH,
-// ld.so.cache); then the other known folders. The error lists every place tried.
+// ld.so.cache); then the other known folders. The error lists every place
+// tried, and the loader's reason for each library found that did not load
+// (a dependency missing, another architecture, no permission).
 func openLibrary(sonames ...string) (*Library, error) {
 	if runtime.GOOS != "linux" {
 		return nil, fmt.Errorf("%w: %s: CUDA is only supported on linux, not %s", core.ErrLibraryNotFound, sonames[0], runtime.GOOS)
 	}
-	var tried []string
+	var tried, refused []string
 	try := func(soname, path string) *Library {
 		h, err := purego.Dlopen(path, purego.RTLD_NOW|purego.RTLD_GLOBAL)
 		if err != nil {
 			tried = append(tried, path)
+			// Found: a file at that path, or for a bare soname a loader
+			// message about something other than the soname itself.
+			var found bool
+			if filepath.IsAbs(path) {
+				_, serr := os.Stat(path)
+				found = serr == nil
+			} else {
+				found = !strings.HasPrefix(err.Error(), path+":")
+			}
+			if found {
+				refused = append(refused, err.Error())
+			}
 			return nil
 		}
 		return &Library{Name: soname, Path: path, handle: h}
@@ -95,7 +109,11 @@ func openLibrary(sonames ...string) (*Library, error) {
 			}
 		}
 	}
-	return nil, fmt.Errorf("%w: %s (tried %s)", core.ErrLibraryNotFound, strings.Join(sonames, " or "), strings.Join(tried, ", "))
+	err := fmt.Errorf("%w: %s (tried %s)", core.ErrLibraryNotFound, strings.Join(sonames, " or "), strings.Join(tried, ", "))
+	if len(refused) > 0 {
+		err = fmt.Errorf("%w; found but not loaded: %s", err, strings.Join(refused, "; "))
+	}
+	return nil, err
 }
 
 // Symbol returns the address of name, or an error if the library lacks it.
