@@ -157,5 +157,10 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "batchlas bench: FAIL: %s\n", strings.Join(out.Failed, ", "))
 		return exitFailure
 	}
+	if len(out.Skipped) > 0 && len(out.Skipped) == len(out.Arms) {
+		// Nothing was measured: as kernels and route, a failure.
+		fmt.Fprintf(stderr, "batchlas bench: no arm ran (%s)\n", strings.Join(out.Skipped, ", "))
+		return exitFailure
+	}
 	return exitOK
 }

@@ -54,7 +54,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	switch args[0] {
 	case "help", "-h", "-help", "--help":
-		if len(args) > 1 && args[0] == "help" {
+		if len(args) > 1 && args[0] == "help" && args[1] != "help" {
 			if c, ok := lookup(args[1]); ok {
 				c.usage(stdout)
 				return exitOK

@@ -59,7 +59,7 @@ func TestUsageErrors(t *testing.T) {
 }
 
 func TestHelp(t *testing.T) {
-	for _, args := range [][]string{{"help"}, {"-h"}, {"help", "bench"}, {"help", "devices"}, {"help", "run"}} {
+	for _, args := range [][]string{{"help"}, {"-h"}, {"help", "bench"}, {"help", "devices"}, {"help", "run"}, {"help", "help"}} {
 		code, stdout, _ := runCLI(args...)
 		if code != exitOK || !strings.Contains(stdout, "Usage") {
 			t.Errorf("batchlas %s: exit %d, stdout %q", strings.Join(args, " "), code, stdout)
@@ -553,5 +553,17 @@ func TestBenchSuite(t *testing.T) {
 		!regexp.MustCompile(`(?m)^\| syrk/n=256/batch=\d+ +\| +[\d.]+ \| +[\d.]+ \| +[\d.]+ \|$`).MatchString(stdout) ||
 		!strings.Contains(stdout, "| geomean (cases passed) |") {
 		t.Errorf("no benchmark lines or table in\n%s", stdout)
+	}
+}
+
+// TestBenchNothingRan: a bench whose every arm was skipped measured nothing,
+// and says so with exit status 1 (it was 0, a table of skips).
+func TestBenchNothingRan(t *testing.T) {
+	if _, err := cuda.Devices(); err == nil {
+		t.Skip("a GPU is here: the vendor arm runs")
+	}
+	code, _, stderr := runCLI("bench", "potrf", "-n", "8", "-batch", "4", "-arms", "vendor", "-time", "1ms", "-count", "1")
+	if code != exitFailure || !strings.Contains(stderr, "no arm ran (vendor)") {
+		t.Errorf("bench with only a vendor arm and no GPU: exit %d, stderr %q", code, stderr)
 	}
 }
