@@ -337,6 +337,8 @@ func TestRouteUsageErrors(t *testing.T) {
 		{[]string{"route", "potrf", "--n", "8", "--batch", "8", "--device", "sm 90"}, `--device "sm 90"`},
 		{[]string{"route", "potrf", "--n", "8", "--batch", "8", "--pin", "Vendor"}, `--pin`},
 		{[]string{"route", "potrf", "--n", "8", "--batch", "8", "getrf"}, `unexpected argument "getrf"`},
+		{[]string{"route", "herk", "--dtype", "complex64", "--n", "8", "--k", "4", "--batch", "8", "--trans", "T"}, "herk of complex64 takes --trans N or C"},
+		{[]string{"route", "syrk", "--dtype", "complex128", "--n", "8", "--k", "4", "--batch", "8", "--trans", "C"}, "syrk of complex128 takes --trans N or T"},
 	} {
 		code, _, stderr := runCLI(c.args...)
 		if code != exitUsage || !strings.Contains(stderr, c.want) {
@@ -565,5 +567,14 @@ func TestBenchNothingRan(t *testing.T) {
 	code, _, stderr := runCLI("bench", "potrf", "-n", "8", "-batch", "4", "-arms", "vendor", "-time", "1ms", "-count", "1")
 	if code != exitFailure || !strings.Contains(stderr, "no arm ran (vendor)") {
 		t.Errorf("bench with only a vendor arm and no GPU: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestRouteRealConjTrans: a real type's ConjTrans is routed as Trans, as the
+// library routes the call (its rows are the T rows).
+func TestRouteRealConjTrans(t *testing.T) {
+	code, stdout, stderr := runCLI("route", "getrs", "--n", "8", "--nrhs", "1", "--batch", "64", "--trans", "C", "--device", "cpu")
+	if code != exitOK || !strings.Contains(stdout, "decision  getrs float64 cpu trans=T n=8") {
+		t.Errorf("exit %d\n%s%s", code, stdout, stderr)
 	}
 }

@@ -274,6 +274,14 @@ func routeWith(r *route.Router, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	call := p.Call(op.Name, dev.route)
+	// As the library does: a real type's ConjTrans routes as Trans, and the
+	// rank-k updates of complex types refuse the transpose they do not take.
+	if cplx := strings.HasPrefix(call.DType, "complex"); !cplx {
+		call.Trans = strings.ReplaceAll(call.Trans, "C", "T")
+		call.TransB = strings.ReplaceAll(call.TransB, "C", "T")
+	} else if op.Name == "herk" && call.Trans == "T" || op.Name == "syrk" && call.Trans == "C" {
+		return usageErr("%s of %s takes --trans N or %s, as the API does", op.Name, call.DType, map[string]string{"herk": "C", "syrk": "T"}[op.Name])
+	}
 	if _, err := route.ParsePin(pin); err != nil {
 		return usageErr("--pin: %v", err)
 	}
