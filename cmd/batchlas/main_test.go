@@ -500,6 +500,7 @@ func TestTuneUsageErrors(t *testing.T) {
 		{[]string{"tune", "potrf", "--n", "8", "--batch", "8", "--count", "0"}, "--count 0"},
 		{[]string{"tune", "getrf", "--n", "8", "--batch", "8", "--inputs", "gpumode"}, "only gpumode, and only for potrf"},
 		{[]string{"tune", "potrf", "--n", "8", "--batch", "8", "--inputs", "spd"}, `--inputs "spd"`},
+		{[]string{"tune", "potrf", "--n", "8", "--batch", "8", "--device", "cpu", "--inputs", "gpumode", "--dtype", "complex64"}, "--inputs gpumode is for float32 and float64, not complex64"},
 	} {
 		code, _, stderr := runCLI(append(c.args, "--out", dir)...)
 		if code != exitUsage || !strings.Contains(stderr, c.want) {

@@ -95,6 +95,12 @@ func runTune(args []string, stdout, stderr io.Writer) int {
 	if o.inputs != "" && (o.inputs != "gpumode" || op.Name != "potrf") {
 		return usageErr("--inputs %q: only gpumode, and only for potrf", o.inputs)
 	}
+	for _, d := range g.DTypes {
+		// Asked here, not by the first point's bench: by then the journal exists.
+		if o.inputs == "gpumode" && d != "float32" && d != "float64" {
+			return usageErr("--inputs gpumode is for float32 and float64, not %s", d)
+		}
+	}
 	if o.count < 1 || o.time <= 0 {
 		return usageErr("--count %d, --time %v: want a count ≥ 1 and a positive time", o.count, o.time)
 	}
