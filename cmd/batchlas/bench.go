@@ -119,6 +119,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	}
 	cfg.Op = strings.ToLower(cfg.Op)
 	cfg.Dtype = strings.ToLower(cfg.Dtype)
+	cfg.Uplo = strings.ToUpper(cfg.Uplo) // as route and tune take it
 	for _, a := range strings.Split(arms, ",") {
 		if a = strings.TrimSpace(a); a != "" {
 			cfg.Arms = append(cfg.Arms, strings.ToLower(a))

@@ -123,6 +123,8 @@ func (c *Config) Validate() error {
 			return usagef("-batch %d: want at least 1", c.Batch)
 		case c.NRHS < 0:
 			return usagef("-nrhs %d: must not be negative", c.NRHS)
+		case c.NRHS > 0 && !LookupOp(c.Op).RHS:
+			return usagef("-nrhs %d: %s has no right-hand side", c.NRHS, c.Op)
 		case float64(c.N)*float64(max(c.N, c.NRHS))*float64(c.Batch) > maxElements:
 			// make would panic or the host run out of memory long before.
 			return usagef("-n %d -nrhs %d -batch %d: %.3g elements an operand, more than bench makes (%.3g)",
