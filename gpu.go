@@ -40,6 +40,17 @@ func openCUDA(ordinal int) (*Device, error) {
 	return &Device{kind: CUDA, ordinal: ordinal, name: dev.Name, gpu: &gpuDevice{dev: dev, ctx: ctx}}, nil
 }
 
+// nvrtcStatus says whether the run-time compiler loads: without it no
+// native kernel (nor a copy or fix-up kernel) can run, though the device
+// opens.
+func nvrtcStatus() string {
+	major, minor, err := cuda.NVRTCVersion()
+	if err != nil {
+		return "NVRTC: " + err.Error() + " (no native kernel can run)"
+	}
+	return fmt.Sprintf("NVRTC %d.%d: ok", major, minor)
+}
+
 func cudaStatus() []DeviceStatus {
 	devs, err := cuda.Devices()
 	if err == nil && len(devs) == 0 {
@@ -64,6 +75,7 @@ func cudaStatus() []DeviceStatus {
 				fmt.Sprintf("driver supports CUDA %d.%d", d.DriverVersion/1000, d.DriverVersion%1000/10),
 				libs("cuBLAS", cuda.CUBLASAvailable),
 				libs("cuSOLVER", cuda.CUSOLVERAvailable),
+				nvrtcStatus(),
 			},
 		})
 	}
