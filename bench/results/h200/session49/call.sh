@@ -27,6 +27,8 @@ step root 240 $R $B/root.test -test.v -test.run '^TestConformanceCUDA$/.*/Choles
 step posv 200 $R/internal/gpu/posv $B/posv.test -test.v -test.run '^(TestArguments|TestPosv|TestConformance)$'
 step lifetimes 120 $R $B/root.test -test.v -test.run '^(TestReleased|TestEmptyBatches|TestOutOfMemory|TestStatusesWritten)$'
 step run-numpy 120 $R python3 scripts/run-numpy-check $B/batchlas -device cuda
+step devices 60 $R $B/batchlas devices
 grep -hE "^(--- FAIL|FAIL|ok|PASS|rc)" $L/potrf.log $L/cholblocked.log $L/root.log $L/posv.log $L/lifetimes.log | sort | uniq -c | head -20
 grep -c "^ok " $L/run-numpy.log; grep "^FAIL" $L/run-numpy.log | head
+cat $L/devices.log
 grep -h "tinypivot" $L/*.log | head -20
