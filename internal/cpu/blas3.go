@@ -31,7 +31,7 @@ func Gemm[T core.Scalar](x Exec, transA, transB core.Transpose, alpha T, a, b co
 
 // Trsm solves op(A)·X = alpha·B (Left) or X·op(A) = alpha·B (Right); B is overwritten by X.
 func Trsm[T core.Scalar](x Exec, side core.Side, uplo core.Uplo, trans core.Transpose, diag core.Diag, alpha T, a, b core.Strided[T]) error {
-	return triBatch(x, trsm1[T], side, uplo, trans, diag, alpha, a, b)
+	return triBatch(x, trsmAny[T], side, uplo, trans, diag, alpha, a, b)
 }
 
 // Trmm computes B = alpha·op(A)·B (Left) or B = alpha·B·op(A) (Right), A triangular.

@@ -714,3 +714,92 @@ func TestBlas3ComplexSpecials(t *testing.T) {
 		}
 	}
 }
+
+// TestBlas3TrsmSubnormalDiagonal: a diagonal element whose reciprocal
+// overflows (a subnormal one) is divided by, as reference BLAS does, not
+// multiplied by 1/d = Inf: X = B/d on each side, triangle and transpose.
+func TestBlas3TrsmSubnormalDiagonal(t *testing.T) {
+	t.Run("float32", testTrsmSubnormal[float32])
+	t.Run("float64", testTrsmSubnormal[float64])
+	t.Run("complex64", testTrsmSubnormal[complex64])
+	t.Run("complex128", testTrsmSubnormal[complex128])
+}
+
+func testTrsmSubnormal[T core.Scalar](t *testing.T) {
+	// d: a subnormal of T's precision; b·(1/d) overflows, b/d does not.
+	d, b := fromReal[T](1e-310), fromReal[T](1e-300)
+	if core.Eps[T]() > 1e-10 {
+		d, b = fromReal[T](1e-39), fromReal[T](1e-30)
+	}
+	const n = 3
+	a := core.Strided[T]{Data: make([]T, n*n), Rows: n, Cols: n, LD: n, Stride: n * n, Count: 1}
+	for i, v := range []T{2, d, 4} {
+		a.Data[i*(n+1)] = v
+	}
+	for _, side := range []core.Side{core.Left, core.Right} {
+		for _, uplo := range []core.Uplo{core.Lower, core.Upper} {
+			for _, trans := range []core.Transpose{core.NoTrans, core.Trans} {
+				x := core.Strided[T]{Data: []T{b, b, b, b, b, b, b, b, b}, Rows: n, Cols: n, LD: n, Stride: n * n, Count: 1}
+				if err := Trsm(Exec{}, side, uplo, trans, core.NonUnit, 1, a, x); err != nil {
+					t.Fatal(err)
+				}
+				for i := range n {
+					for j := range n {
+						k := i // the diagonal element that divides X(i, j)
+						if side == core.Right {
+							k = j
+						}
+						if want := b / a.Data[k*(n+1)]; x.Data[i+j*n] != want {
+							t.Fatalf("%v %v %v: X(%d, %d) = %v, want %v", side, uplo, trans, i, j, x.Data[i+j*n], want)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestBlas3TrsmDivide: the unblocked substitution that takes over for a
+// subnormal diagonal solves what trsm1 solves, on every side, triangle,
+// transpose and type (random, well-conditioned triangles, m = 5, n = 3).
+func TestBlas3TrsmDivide(t *testing.T) {
+	t.Run("float32", testTrsmDivide[float32])
+	t.Run("float64", testTrsmDivide[float64])
+	t.Run("complex64", testTrsmDivide[complex64])
+	t.Run("complex128", testTrsmDivide[complex128])
+}
+
+func testTrsmDivide[T core.Scalar](t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 9))
+	const m, n = 5, 3
+	alpha := fromReal[T](0.75)
+	for _, side := range []core.Side{core.Left, core.Right} {
+		k := m
+		if side == core.Right {
+			k = n
+		}
+		a := make([]T, k*k)
+		for i := range a {
+			a[i] = randT[T](rng)
+		}
+		for i := range k {
+			a[i*(k+1)] += fromReal[T](4)
+		}
+		for _, uplo := range []core.Uplo{core.Lower, core.Upper} {
+			for _, trans := range []core.Transpose{core.NoTrans, core.Trans, core.ConjTrans} {
+				b := make([]T, m*n)
+				for i := range b {
+					b[i] = randT[T](rng)
+				}
+				want, got := slices.Clone(b), slices.Clone(b)
+				trsm1(side, uplo, trans, core.NonUnit, m, n, alpha, a, k, want, m)
+				trsmDivide(side, uplo, trans, m, n, alpha, a, k, got, m)
+				for i := range got {
+					if d := cmplx.Abs(toC(got[i]) - toC(want[i])); d > 1e3*core.Eps[T]() {
+						t.Fatalf("%v %v %v: element %d is %v, trsm1 gives %v", side, uplo, trans, i, got[i], want[i])
+					}
+				}
+			}
+		}
+	}
+}

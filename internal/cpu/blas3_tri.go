@@ -48,7 +48,9 @@ func packTri[T core.Scalar](upper bool, trans core.Transpose, diag core.Diag, nb
 // with an implicit unit diagonal for Unit; the other triangle is not read.
 // alpha == 0 sets B to zero without reading A or B. Blocked, left-looking:
 // each diagonal block's right-hand side is first updated by one gemm1 with
-// everything already solved, then solved directly.
+// everything already solved, then solved directly, multiplying by the
+// diagonal's reciprocals (trsmAny takes the A whose reciprocals overflow
+// elsewhere).
 func trsm1[T core.Scalar](side core.Side, uplo core.Uplo, trans core.Transpose, diag core.Diag, m, n int, alpha T, a []T, lda int, b []T, ldb int) {
 	if m == 0 || n == 0 {
 		return
