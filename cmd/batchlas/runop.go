@@ -115,13 +115,13 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	}
 	switch dtype {
 	case "float32":
-		return runTyped[float32](o, stdout, stderr)
+		return runTyped[float32](o, stderr)
 	case "float64":
-		return runTyped[float64](o, stdout, stderr)
+		return runTyped[float64](o, stderr)
 	case "complex64":
-		return runTyped[complex64](o, stdout, stderr)
+		return runTyped[complex64](o, stderr)
 	}
-	return runTyped[complex128](o, stdout, stderr)
+	return runTyped[complex128](o, stderr)
 }
 
 func runOpNames() string {
@@ -163,17 +163,13 @@ func readMatrices[T batchlas.Scalar](path string, vectors bool) (operand[T], err
 	return o, nil
 }
 
-// batchOf is how many matrices an array of shape holds, for matching A's
-// and B's batches: a 2-axis A is one matrix, and so is a B of 1 or 2 axes
-// beside it.
-func batchOf(shape []int, vectors bool) (count int, batched bool) {
-	if len(shape) == 3 || len(shape) == 2 && vectors {
-		return shape[0], true
-	}
-	return 1, false
+// batched reports whether an array of shape is a batch (its first axis
+// counts matrices) rather than one matrix: 3 axes, or 2 for a B of vectors.
+func batched(shape []int, vectors bool) bool {
+	return len(shape) == 3 || len(shape) == 2 && vectors
 }
 
-func runTyped[T batchlas.Scalar](o runArgs, stdout, stderr io.Writer) int {
+func runTyped[T batchlas.Scalar](o runArgs, stderr io.Writer) int {
 	fail := func(err error) int {
 		fmt.Fprintf(stderr, "batchlas run: %v\n", err)
 		return exitFailure
@@ -188,9 +184,7 @@ func runTyped[T batchlas.Scalar](o runArgs, stdout, stderr io.Writer) int {
 		if b, err = readMatrices[T](o.b, vectors); err != nil {
 			return fail(err)
 		}
-		_, ba := batchOf(a.shape, false)
-		_, bb := batchOf(b.shape, vectors)
-		if ba != bb || a.count != b.count {
+		if batched(a.shape, false) != batched(b.shape, vectors) || a.count != b.count {
 			return fail(fmt.Errorf("A %s has shape %v and B %s %v: want as many matrices in each (3 axes, or 2 for a B of vectors, beside a batch)", o.a, a.shape, o.b, b.shape))
 		}
 	}
