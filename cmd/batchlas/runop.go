@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/batchlas/batchlas"
+	"github.com/batchlas/batchlas/internal/core"
 	"github.com/batchlas/batchlas/internal/npybatch"
 )
 
@@ -329,7 +330,7 @@ func runTyped[T batchlas.Scalar](o runArgs, stderr io.Writer) int {
 		}
 	}
 	fmt.Fprintf(stderr, "batchlas run: %s %s %d×%d×%d on %v: %d of %d failed, %v\n",
-		o.op, dtypeName[T](), a.count, a.rows, a.cols, dev, len(failed), a.count, elapsed.Round(time.Microsecond))
+		o.op, core.TypeName[T](), a.count, a.rows, a.cols, dev, len(failed), a.count, elapsed.Round(time.Microsecond))
 	if len(failed) > 0 && o.info == "" {
 		const most = 20
 		if len(failed) > most {
@@ -339,11 +340,6 @@ func runTyped[T batchlas.Scalar](o runArgs, stderr io.Writer) int {
 		return exitFailure
 	}
 	return exitOK
-}
-
-func dtypeName[T batchlas.Scalar]() string {
-	var z T
-	return fmt.Sprintf("%T", z)
 }
 
 // zeroOtherTriangle clears the strict triangle of each packed column-major

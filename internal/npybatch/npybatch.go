@@ -217,16 +217,8 @@ func ToColumnMajor[T any](c []T, count, rows, cols int) []T {
 	return out
 }
 
-// ToRowMajor is the inverse of ToColumnMajor.
+// ToRowMajor is the inverse of ToColumnMajor: packed column-major rows×cols
+// matrices are C-order cols×rows ones, whose transposes it returns.
 func ToRowMajor[T any](col []T, count, rows, cols int) []T {
-	out := make([]T, len(col))
-	for m := range count {
-		src, dst := col[m*rows*cols:], out[m*rows*cols:]
-		for i := range rows {
-			for j := range cols {
-				dst[i*cols+j] = src[i+j*rows]
-			}
-		}
-	}
-	return out
+	return ToColumnMajor(col, count, cols, rows)
 }
