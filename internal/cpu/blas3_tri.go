@@ -38,7 +38,7 @@ func packTri[T core.Scalar](upper bool, trans core.Transpose, diag core.Diag, nb
 		case diag == core.Unit:
 			t[j*nb+j] = 1
 		case invDiag:
-			t[j*nb+j] = 1 / t[j*nb+j]
+			t[j*nb+j] = div(1, t[j*nb+j])
 		}
 	}
 }

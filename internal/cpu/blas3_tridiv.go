@@ -89,7 +89,7 @@ func trsmDivide[T core.Scalar](side core.Side, uplo core.Uplo, trans core.Transp
 						v -= op(i, k) * x[k]
 					}
 				}
-				x[i] = v / op(i, i)
+				x[i] = div(v, op(i, i))
 			}
 		}
 		return
@@ -106,7 +106,7 @@ func trsmDivide[T core.Scalar](side core.Side, uplo core.Uplo, trans core.Transp
 					v -= b[i+k*ldb] * op(k, j)
 				}
 			}
-			b[i+j*ldb] = v / op(j, j)
+			b[i+j*ldb] = div(v, op(j, j))
 		}
 	}
 }

@@ -59,7 +59,7 @@ func luGetri1[T core.Scalar](n int, a []T, lda int, piv []int32, w []T, cf bool)
 func luInvertUpper[T core.Scalar](n int, a []T, lda int) {
 	for j := range n {
 		col := a[j*lda : j*lda+j+1]
-		col[j] = 1 / col[j]
+		col[j] = div(1, col[j])
 		ajj := -col[j]
 		x := col[:j]
 		// x ← T·x, T upper: blocks of four columns from the left; a block

@@ -193,10 +193,10 @@ func luPanel[T core.Scalar](m, j, w int, a []T, lda int, piv []int32, first, inf
 				}
 			}
 			if luSafe(pv, cf) {
-				r = 1 / pv
+				r = div(1, pv)
 			} else {
 				for i := jj + 1; i < m; i++ {
-					col[i] /= pv
+					col[i] = div(col[i], pv)
 				}
 			}
 		} else if info == 0 {

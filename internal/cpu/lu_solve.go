@@ -80,10 +80,10 @@ func luSolveUpper[T core.Scalar](n, nrhs int, a []T, lda int, b []T, ldb int) {
 		for c := range nrhs {
 			x := b[c*ldb : c*ldb+k+4]
 			xb := x[k : k+4 : k+4]
-			x3 := xb[3] / d3
-			x2 := (xb[2] - u23*x3) / d2
-			x1 := (xb[1] - u12*x2 - u13*x3) / d1
-			x0 := (xb[0] - u01*x1 - u02*x2 - u03*x3) / d0
+			x3 := div(xb[3], d3)
+			x2 := div(xb[2]-u23*x3, d2)
+			x1 := div(xb[1]-u12*x2-u13*x3, d1)
+			x0 := div(xb[0]-u01*x1-u02*x2-u03*x3, d0)
 			xb[0], xb[1], xb[2], xb[3] = x0, x1, x2, x3
 			if k > 0 {
 				luUpd1(x[:k], l0, l1, l2, l3, x0, x1, x2, x3)
@@ -95,7 +95,7 @@ func luSolveUpper[T core.Scalar](n, nrhs int, a []T, lda int, b []T, ldb int) {
 		u := a[k*lda : k*lda+k]
 		for c := range nrhs {
 			x := b[c*ldb : c*ldb+k+1]
-			v := x[k] / d
+			v := div(x[k], d)
 			x[k] = v
 			xs := x[:k]
 			for i := range xs {
@@ -121,10 +121,10 @@ func luSolveUpperT[T core.Scalar](n, nrhs int, a []T, lda int, b []T, ldb int) {
 			x := b[c*ldb : c*ldb+k+4]
 			s0, s1, s2, s3 := luDot4(x[:k], c0, c1, c2, c3)
 			xb := x[k : k+4 : k+4]
-			x0 := (xb[0] - s0) / d0
-			x1 := (xb[1] - s1 - u01*x0) / d1
-			x2 := (xb[2] - s2 - u02*x0 - u12*x1) / d2
-			x3 := (xb[3] - s3 - u03*x0 - u13*x1 - u23*x2) / d3
+			x0 := div(xb[0]-s0, d0)
+			x1 := div(xb[1]-s1-u01*x0, d1)
+			x2 := div(xb[2]-s2-u02*x0-u12*x1, d2)
+			x3 := div(xb[3]-s3-u03*x0-u13*x1-u23*x2, d3)
 			xb[0], xb[1], xb[2], xb[3] = x0, x1, x2, x3
 		}
 	}
@@ -139,7 +139,7 @@ func luSolveUpperT[T core.Scalar](n, nrhs int, a []T, lda int, b []T, ldb int) {
 			for i, v := range u {
 				s -= v * xs[i]
 			}
-			x[k] = s / d
+			x[k] = div(s, d)
 		}
 	}
 }
