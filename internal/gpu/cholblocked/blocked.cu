@@ -31,11 +31,10 @@ template <bool UPPER> __device__ __forceinline__ long long nat(long long r, long
 // held in shared memory, L11·L11ᴴ = s_a (lower part, real diagonal,
 // identity outside w×w): L11 over s_a, X = L11⁻¹ into s_x (zero on entry)
 // when inverse, and the first failing pivot (1-based column, 0 for none)
-// and its value. It has three designs: factor_rows (below) for 32×32 float
-// tiles in one warp, factor_quarters (below), the same in four warps, which
-// chol_tiled's float kernels take, and factor_subblocks, described here,
-// for chol_diag and the rest of chol_tiled (double, complex, and the float
-// kernels for four blocks a multiprocessor but the Upper 3xTF32 one).
+// and its value. It has two designs: factor_rows (below) for chol_tiled's
+// 32×32 float tiles, and factor_subblocks, described here, for chol_diag
+// and the rest of chol_tiled (double, complex and the panel
+// instantiations, see chol_tiled).
 //
 // Why factor_subblocks has this shape. chol_diag is pure latency: at
 // batch 1 one block runs on an otherwise idle GPU, once per panel. Two
@@ -242,10 +241,7 @@ __device__ __forceinline__ void st4(float* p, const float* v) { *reinterpret_cas
 
 // factor_rows is the diagonal factor for a 32×32 float block in warp 0,
 // lane i holding row i in registers; the block's other warps only wait at
-// its final barrier. chol_tiled took it, its other warps storing a tile
-// meanwhile, until factor_quarters (below) replaced it in session 50; it
-// stays as the form factor_quarters reproduces bit for bit, which the lab
-// (bench/results/h200/session48/lab/factor.py) times and compares it with. Per
+// its final barrier (chol_tiled gives them a tile to store first). Per
 // step of 8 columns c0 = 0, 8, 16, 24: (a) every lane reads the step's 8×8
 // diagonal block, as the steps before left it, and (b) factors it by
 // itself, so the 8 pivots need no communication at all; (c) each lane
@@ -427,224 +423,6 @@ __device__ __forceinline__ void factor_rows(float (*s_a)[33], float (*s_x)[33], 
     __syncthreads();
     fail_out = s_fail;
     dfail_out = s_dfail;
-}
-
-// factor_quarters is factor_rows with its four steps of 8 columns dealt
-// to the block's four warps and the inverse formed by warp 0 while the
-// later steps run; chol_tiled's float kernels take it for their diagonal
-// tiles (session 50), factor_rows staying as the form it reproduces.
-//
-// Why. In the one-block kernels the diagonal factor is most of the chain
-// from one diagonal tile to the next (session 21's stamps, n = 1024 at 4
-// matrices: about 6.5 of a 9 µs step from the factor's start to the flag),
-// and factor_rows keeps all of it in warp 0 while the other three wait:
-// each step's deferred update of the columns beyond the next step's (up to
-// 16 columns of 8 terms a lane) and the whole inverse (32 pivots). Here
-// warp q keeps columns 8q…8q+7 of every row (lane i row i) and applies
-// each earlier step's update as soon as that step's warp has published its
-// columns, so the chain is, per step, one update of 8 columns, the 8×8
-// diagonal block and the substitution of a row. Warp 0, free after step 0,
-// runs first (the caller's work: chol_tiled's store of tile (j, j − 1)),
-// then forms X column by column as factor_rows does, each step's pivots as
-// soon as that step is published, so only the last step's pivots follow
-// the factor.
-//
-// Same operations in the same order as factor_rows for every entry of L
-// and X (the updates of a column come step after step, 8 terms in order;
-// the diagonal block, the substitution and the inverse are its code), so
-// the bits are the same; failure as factor_rows (the first failing pivot,
-// carried from step to step in s_fails). Measured on the H200 (session 50,
-// bench/results/h200/session50/): alone on one block 8001 cycles a factor
-// and inverse against factor_rows' 8875; in chol_tiled, 3xTF32, n = 256 at
-// 64 matrices 79.5 µs against 87.4, n = 512 at 16 144.2 against 151.1, n =
-// 1024 at 4 even, n = 2048 and 4096 about 1 % slower; in the kernels for
-// four blocks a multiprocessor, Upper 3xTF32 (in place of factor_subblocks) 2–16 %
-// faster, with other bits (factor_subblocks orders its sums otherwise).
-//
-// Publishing: step p is published to warp q through an mbarrier of its
-// own, B(p, q) (32 arrivals from warp p, a wait by warp q), so that no warp
-// waits for a third. Each completes once a call, and the block keeps the
-// phase parity in quarters_phase: quarters_init must run (thread 0, before
-// a full barrier) before the first call. Two other forms were measured in
-// the lab (bench/results/h200/session48/lab/quarters.cuh): named barriers
-// (bar.arrive/bar.sync) were as fast, but racecheck reported hazards
-// between accesses the barriers order (44, session 50; as session 34 saw
-// wherever chol_tiled used named barriers for part of the block), and a
-// __syncthreads after each step was 5–8 % slower than factor_rows in
-// chol_tiled. Needs NT = 128.
-
-// The mbarriers B(p, q) at [id − 1], id = 1 + 4p + q.
-__shared__ __align__(8) unsigned long long quarters_bars[13];
-__shared__ unsigned quarters_phase;
-__device__ __forceinline__ unsigned smem_addr(const void* p) { return (unsigned)__cvta_generic_to_shared(p); }
-__device__ __forceinline__ void quarters_init() {
-    if (threadIdx.x == 0) {
-        for (int b = 0; b < 13; ++b)
-            asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_addr(&quarters_bars[b])), "r"(32) : "memory");
-        quarters_phase = 0;
-    }
-}
-// mbar_arrive is one lane's arrival (release, CTA scope); mbar_wait waits
-// (acquire) for the phase of the given parity to complete.
-__device__ __forceinline__ void mbar_arrive(int id) {
-    asm volatile("{\n .reg .b64 st;\n mbarrier.arrive.shared::cta.b64 st, [%0];\n}" ::"r"(smem_addr(&quarters_bars[id - 1]))
-                 : "memory");
-}
-__device__ __forceinline__ void mbar_wait(int id, unsigned parity) {
-    unsigned done = 0;
-    while (!done)
-        asm volatile("{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n selp.u32 %0, 1, 0, p;\n}"
-                     : "=r"(done)
-                     : "r"(smem_addr(&quarters_bars[id - 1])), "r"(parity)
-                     : "memory");
-}
-
-template <int NT, typename First>
-__device__ __forceinline__ void factor_quarters(float (*s_a)[33], float (*s_x)[33], int w, bool inverse, int& fail_out,
-                                                float& dfail_out, First&& first) {
-    constexpr int N = 32, S = 8, P = N / S;
-    static_assert(NT == 32 * P, "a warp for each step's columns");
-    __shared__ __align__(16) float s_l[P][N][S]; // L(i, S·p + q) at [p][i][q]; 0 above the diagonal
-    __shared__ __align__(16) float s_d[P][S][S]; // step p's diagonal block, as the steps before left it
-    __shared__ float s_rd[N];                    // 1/L(k, k); 0 from a failed pivot on
-    __shared__ int s_fails[P];                   // the first failing pivot (1-based) after step p, 0 for none
-    __shared__ float s_dfails[P];                // its value
-    const int q = threadIdx.x / 32, li = threadIdx.x % 32, c0 = S * q;
-    auto B = [](int p, int q) { return 1 + P * p + q; }; // step p published to warp q
-    const unsigned parity = quarters_phase & 1;
-    float r[S]; // row li in this warp's columns: A's, then L's
-#pragma unroll
-    for (int t = 0; t < S; ++t) r[t] = s_a[li][c0 + t];
-
-    // Step p's update of this warp's columns.
-    auto update = [&](int p) {
-        float lr[S];
-        ld4(&s_l[p][li][0], &lr[0]);
-        ld4(&s_l[p][li][4], &lr[4]);
-#pragma unroll
-        for (int t = 0; t < S; ++t) {
-            float lc[S];
-            ld4(&s_l[p][c0 + t][0], &lc[0]);
-            ld4(&s_l[p][c0 + t][4], &lc[4]);
-#pragma unroll
-            for (int k = 0; k < S; ++k) r[t] = fmaf(-lr[k], lc[k], r[t]);
-        }
-    };
-
-    // This warp's step: factor_rows' (b) to (d) on columns c0…c0+7.
-    auto step = [&] {
-        int fail = q > 0 ? s_fails[q - 1] : 0;        // 1-based column of the first pivot that is not > 0
-        float dfail = q > 0 ? s_dfails[q - 1] : 0.0f; // that pivot
-        if (li >= c0 && li < c0 + S) {
-            st4(&s_d[q][li - c0][0], &r[0]);
-            st4(&s_d[q][li - c0][4], &r[4]);
-        }
-        __syncwarp();
-        float d[S][S]; // lower part only: rows 0–3 read just their first 4 entries
-#pragma unroll
-        for (int k = 0; k < S; ++k) {
-            ld4(&s_d[q][k][0], &d[k][0]);
-            if (k >= 4) ld4(&s_d[q][k][4], &d[k][4]);
-        }
-        float rd[S];
-#pragma unroll
-        for (int t = 0; t < S; ++t) {
-            const float dv = d[t][t];
-            if (!(dv > 0.0f) && fail == 0 && c0 + t < w) { // NaN fails too; padding pivots never count
-                fail = c0 + t + 1;
-                dfail = dv;
-            }
-            const float sc = fail == 0 ? rsqrtf(dv) : 0.0f;
-            rd[t] = sc;
-#pragma unroll
-            for (int k = t + 1; k < S; ++k) d[k][t] *= sc;
-#pragma unroll
-            for (int k = t + 1; k < S; ++k)
-#pragma unroll
-                for (int u = t + 1; u <= k; ++u) d[k][u] = fmaf(-d[k][t], d[u][t], d[k][u]);
-        }
-        if (li == 0) {
-#pragma unroll
-            for (int t = 0; t < S; ++t) s_rd[c0 + t] = rd[t];
-            s_fails[q] = fail;
-            s_dfails[q] = dfail;
-        }
-#pragma unroll
-        for (int t = 0; t < S; ++t) {
-            float y = r[t];
-#pragma unroll
-            for (int k = 0; k < t; ++k) y = fmaf(-r[k], d[t][k], y);
-            float x = y * rd[t];
-            // L(j, j) = d·rsqrt(d), except that d = +Inf gives +Inf as sqrt would.
-            if (li == c0 + t) x = isinf(y) ? y : y * rd[t];
-            if (li < c0 + t) x = 0.0f;
-            r[t] = x;
-        }
-        float* const mine = s_l[0][threadIdx.x]; // s_l[q][li]
-        st4(mine, &r[0]);
-        st4(mine + 4, &r[4]);
-#pragma unroll
-        for (int t = 0; t < S; ++t)
-            if (c0 + t <= li) s_a[li][c0 + t] = r[t];
-    };
-
-    // Warp 0's inverse, pivots k4…k4+3: column j = li of X, as factor_rows
-    // forms it, X(k, j) = −(1/L(k, k))·Σ_{j≤m<k} L(k, m)·X(m, j), X(j, j) =
-    // 1/L(j, j), acc[i] gathering the sums as the X(m, j) come.
-    float acc[N];
-    auto inverse_group = [&](int k4) {
-        float xs[4];
-#pragma unroll
-        for (int kk = 0; kk < 4; ++kk) {
-            const int k = k4 + kk;
-            const float rdk = s_rd[k];
-            const float xk = k < li ? 0.0f : (k == li ? rdk : -acc[k] * rdk);
-            s_x[k][li] = xk;
-            xs[kk] = xk;
-#pragma unroll
-            for (int i = k + 1; i < k4 + 4; ++i) acc[i] = fmaf(s_l[k / S][i][k % S], xk, acc[i]);
-        }
-#pragma unroll
-        for (int i = k4 + 4; i < N; ++i) {
-            float l4[4];
-            ld4(&s_l[k4 / S][i][k4 % S], l4);
-#pragma unroll
-            for (int kk = 0; kk < 4; ++kk) acc[i] = fmaf(l4[kk], xs[kk], acc[i]);
-        }
-    };
-
-    // The earlier steps' updates, each as soon as its warp has published.
-#pragma unroll 1
-    for (int p = 0; p < q; ++p) {
-        mbar_wait(B(p, q), parity);
-        update(p);
-    }
-    step();
-    // Every mbarrier completes once a call, so that the parity holds.
-#pragma unroll 1
-    for (int u = q + 1; u < P; ++u) mbar_arrive(B(q, u));
-    if (q > 0) mbar_arrive(B(q, 0));
-    if (q == 0) first();
-    if (inverse && q == 0) {
-        __syncwarp(); // step 0's s_l and s_rd are complete
-#pragma unroll
-        for (int i = 0; i < N; ++i) acc[i] = 0.0f;
-#pragma unroll
-        for (int k4 = 0; k4 < N; k4 += 4) {
-            // Step k4/S's columns and pivots are published. The wait, and a
-            // __syncwarp between, bound how far ptxas hoists the reads (as
-            // factor_rows' BOUND; without the __syncwarp chol_tiled's
-            // one-block kernels took 8–16 B of stack under NVRTC 12.4).
-            if (k4 > 0 && k4 % S == 0) mbar_wait(B(k4 / S, 0), parity);
-            else if (k4 > 0) __syncwarp();
-            inverse_group(k4);
-        }
-    }
-    __syncthreads();
-    fail_out = s_fails[P - 1];
-    dfail_out = s_dfails[P - 1];
-    // The next call reads the phase after the caller's full barriers.
-    if (threadIdx.x == 0) quarters_phase += 1;
 }
 
 // store_inverse writes X from s_x to xm (NB×NB, X(r, c) at r + c·NB).
@@ -1059,8 +837,7 @@ __global__ void __launch_bounds__(kApplyThreads) chol_apply(T* __restrict__ a, l
 // and released its flag before its update, and both were on the chain
 // from one diagonal tile to the next. Now L(j, j − 1) stays in s_c for the
 // update, and warps 1… store it and release its flag while warp 0
-// factors (factor_rows needs one warp; since session 50 warp 0 stores it
-// between its step of factor_quarters and the inverse). Measured together with the order
+// factors (factor_rows needs one warp). Measured together with the order
 // (session 18, call 8: chol_tiled launched from CuPy, one process, L2
 // evicted, µs, this code against the previous): float32 Upper exact
 // n = 256, one matrix 70.5 → 64.7, 64 matrices 124.9 → 107.2, n = 512 at
@@ -1087,8 +864,7 @@ __global__ void __launch_bounds__(kApplyThreads) chol_apply(T* __restrict__ a, l
 // are most of the work at larger batches, issued an instruction every 5
 // cycles a warp at that occupancy (session 19's ncu). With MIN_BLOCKS = 4
 // (float whole-matrix kernels only) the diagonal tiles are factored by
-// factor_subblocks (factor_quarters in the Upper split one since session 50)
-// and ptxas must fit 128 registers, so that four blocks
+// factor_subblocks and ptxas must fit 128 registers, so that four blocks
 // fit a multiprocessor (the split kernel's 50 KB of shared memory four
 // times over); the chain from one diagonal tile to the next is longer by
 // the slower factor (15736 cycles against 7679, session 17). They take
@@ -1157,6 +933,19 @@ __device__ __forceinline__ void wait_flags(const int* a, const int* b) {
         }
     }
     __syncthreads();
+}
+
+// count_in adds one to the counter at p, wrapping to 0 after `last`, and
+// returns the value it found: acq_rel at CTA scope, so the thread that finds
+// `last` sees every write the others made before they counted in (and
+// release below passes them on).
+__device__ __forceinline__ unsigned count_in(unsigned* p, unsigned last) {
+    unsigned old;
+    asm volatile("atom.acq_rel.cta.shared::cta.inc.u32 %0, [%1], %2;"
+                 : "=r"(old)
+                 : "r"((unsigned)__cvta_generic_to_shared(p)), "r"(last)
+                 : "memory");
+    return old;
 }
 
 // release sets flag f with release order: the caller's stores, and those
@@ -1600,10 +1389,10 @@ __global__ void __launch_bounds__(NT, MIN_BLOCKS)
     using R = typename real_of<T>::type;
     using TileT = typename pick_type<SPLIT, SplitTile, Tile<T, TS>>::type;
     static_assert(NT == 128 && TS == 32, "Tile's layout: 16×8 threads, 4×2 entries each; SplitTile's: 4 warps of 16×16");
-    // ROWS: the diagonal tiles are factored by factor_quarters, whose warp 0
-    // stores tile (j, j − 1) during the factor (Deferred store above), in
-    // the registers of one block a multiprocessor (Occupancy above); the
-    // Upper 3xTF32 kernel for four blocks takes factor_quarters too.
+    // ROWS: the diagonal tiles are factored by factor_rows, and the idle
+    // warps store tile (j, j − 1) during the factor (Deferred store above).
+    // factor_rows needs the registers of one block a multiprocessor
+    // (Occupancy above).
     static_assert(MIN_BLOCKS == 1 || MIN_BLOCKS == 4, "Occupancy: the kernels are built for one or four blocks a multiprocessor");
     constexpr bool ROWS = sizeof(T) == 4 && MIN_BLOCKS == 1;
     __shared__ T s_a[TS][TS + 1];
@@ -1611,10 +1400,10 @@ __global__ void __launch_bounds__(NT, MIN_BLOCKS)
     __shared__ T s_c[ROWS ? TS : 1][TS + 1]; // tile (j, j − 1) of a diagonal task
     __shared__ int s_ticket;
     __shared__ int s_jm[2]; // a task's j and m, for the diagonal factor's epilogue
+    __shared__ unsigned s_stored; // warps 1… done storing tile (j, j − 1) (ROWS; count_in)
 
     const int tid = threadIdx.x;
-    // factor_quarters' mbarriers; the task loop's barriers come before its first call.
-    if constexpr (ROWS || (sizeof(T) == 4 && SPLIT && UPPER)) quarters_init();
+    if (ROWS && tid == 0) s_stored = 0; // the task loop's barriers come before any count_in
     // The panel: rows and columns from j0 on, width columns of them (all
     // when width = n − j0); n, i, j and c below count from j0. PotrfTiled's
     // instantiation fixes the whole matrix (see Panels above).
@@ -1924,36 +1713,38 @@ __global__ void __launch_bounds__(NT, MIN_BLOCKS)
             int fail;
             R dfail;
             if constexpr (ROWS) {
-                // Warp 0 stores tile (j, j − 1) after its step of the factor,
-                // while the other warps factor theirs, and releases its flag.
-                // (store_tile's pattern for 96 threads, inside factor_rows or
-                // before it, cost 16–64 B of local memory, session 18.) Until
-                // session 50 warps 1… stored it while warp 0 ran factor_rows,
-                // the last to finish releasing the flag (count_in, an atomic
-                // counter in shared memory); until session 34 they met at a
-                // named barrier, and racecheck reported hazards between
-                // accesses a full barrier orders (sessions 21, 22 and 34).
-                factor_quarters<NT>(s_a, s_b, wj, j + 1 < nt, fail, dfail, [&] {
-                    // A row (Upper) or column of the tile a step.
-                    if (defer) {
-                        const int lane = tid % 32;
+                // Warps 1… store tile (j, j − 1), a row (Upper) or column a
+                // warp and step, while warp 0 factors. (store_tile's pattern
+                // for 96 threads, inside factor_rows or before it, cost
+                // 16–64 B of local memory, session 18.) Between the full
+                // barriers before and after, they read only s_c and warp 0
+                // touches only s_a, s_b and factor_rows' arrays. The last of
+                // warps 1… to finish releases the tile's flag (count_in on
+                // s_stored, which wraps back to 0). Until session 34 they met
+                // at a named barrier (bar.sync 1, NT − 32) and thread 32
+                // released it: racecheck then reported hazards between
+                // accesses a full barrier orders (s_a's writes before the
+                // factor and factor_rows' reads, load_tile's and
+                // Tile::from's; sessions 21, 22 and 34, call 2 with source
+                // lines), and none in the kernels without it. With count_in,
+                // 0 hazards (float32 exact and 3xTF32, both triangles, n = 97;
+                // bench/results/h200/session34/, call 3).
+                if (defer && tid >= 32) {
+                    const int lane = tid % 32;
 #pragma unroll 1
-                        for (int sl = 0; sl < TS; ++sl) {
-                            const int r = UPPER ? sl : lane, q = UPPER ? lane : sl;
-                            if (r < nr) am[nat<UPPER>((long long)i * TS + r, (long long)c * TS + q, lda)] = UPPER ? conj_(s_c[r][q]) : s_c[r][q];
-                            if (hm != nullptr && sl < nr)
-                                split_store(hm, lm, nat<true>((long long)i * TS + sl, (long long)c * TS + lane, ldh), s_c[sl][lane]);
-                        }
-                        __syncwarp(); // the warp's stores before its lane 0 releases them
-                        if (lane == 0) release(flag(i, c, m));
+                    for (int sl = tid / 32 - 1; sl < TS; sl += NT / 32 - 1) {
+                        const int r = UPPER ? sl : lane, q = UPPER ? lane : sl;
+                        if (r < nr) am[nat<UPPER>((long long)i * TS + r, (long long)c * TS + q, lda)] = UPPER ? conj_(s_c[r][q]) : s_c[r][q];
+                        // A panel's TF32 split, K-major as store_tile writes it: row sl, a column a lane.
+                        if (hm != nullptr && sl < nr)
+                            split_store(hm, lm, nat<true>((long long)i * TS + sl, (long long)c * TS + lane, ldh), s_c[sl][lane]);
                     }
-                });
+                    __syncwarp(); // the warp's stores before its lane 0 counts it in
+                    if (lane == 0 && count_in(&s_stored, NT / 32 - 2) == NT / 32 - 2) release(flag(i, c, m));
+                }
+                factor_rows<NT, PRE>(s_a, s_b, wj, j + 1 < nt, fail, dfail);
             } else {
-                // The Upper 3xTF32 kernel for four blocks a multiprocessor
-                // takes factor_quarters too: 2–16 % faster (session 50); in
-                // the Lower one it took a 16 B stack frame under CUDA 13.
-                if constexpr (sizeof(T) == 4 && SPLIT && UPPER) factor_quarters<NT>(s_a, s_b, wj, j + 1 < nt, fail, dfail, [] {});
-                else factor_subblocks<T, TS, NT>(s_a, s_b, wj, j + 1 < nt, fail, dfail);
+                factor_subblocks<T, TS, NT>(s_a, s_b, wj, j + 1 < nt, fail, dfail);
             }
             {
                 // j and m again from shared memory, and the flag published

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Session 50's call, with build/gpu/s50 carried after build.sh: chol_tiled with factor_quarters (mbarrier form) in its
+# Session 50's call (prepared; the device was withdrawn before it ran), with build/gpu/s50 carried after build.sh: chol_tiled
+# with factor_quarters (quarters.patch, mbarrier form) in its
 # float kernels for one block a multiprocessor and in the Upper 3xTF32 one for four. cholblocked's tests (-test.short)
 # of every tiled and blocked path, kernel resources under CUDA 13; racecheck on TestPotrfTiled at n = 97 (float32
 # 3xTF32 Upper and Lower, exact Upper, 3xTF32 occ=4 Upper; the suite runs after the first); the cholesky-gpumode
