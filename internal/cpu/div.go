@@ -21,13 +21,17 @@ func div[T core.Scalar](x, d T) T {
 	return x / d
 }
 
-// divC128 is x/d. Where no part of x or d reaches 2¹⁰²⁰ in magnitude and d
-// is not zero, Smith's method (as Go's own division) cannot overflow
-// inside and runs here, in one call; divScaled takes the rest. The test
-// compares sign-less IEEE bits, so NaN and ±Inf parts go to divScaled too.
+// divC128 is x/d. Where every part of x and d is below 2¹⁰²⁰ in magnitude
+// and d's larger part is at least 2⁻¹⁰²⁰ (x's too unless x = 0), Smith's
+// method (as Go's own division) neither overflows inside nor rounds a sum
+// to a subnormal, and runs here, in one call; divScaled takes the rest.
+// The tests compare sign-less IEEE bits (NaN's above every number's), with
+// one unsigned subtraction a range.
 func divC128(x, d complex128) complex128 {
-	const safe = 0x7fb0000000000000 // 2¹⁰²⁰'s bits
-	if max(magBits(real(x)), magBits(imag(x)), magBits(real(d)), magBits(imag(d))) >= safe || d == 0 {
+	const lo, hi = 0x0030000000000000, 0x7fb0000000000000 // 2⁻¹⁰²⁰'s and 2¹⁰²⁰'s bits
+	dm := max(magBits(real(d)), magBits(imag(d)))
+	xm := max(magBits(real(x)), magBits(imag(x)))
+	if dm-lo >= hi-lo || xm-lo >= hi-lo && xm != 0 {
 		return divScaled(x, d)
 	}
 	p, q := real(d), imag(d)
@@ -45,8 +49,8 @@ func divC128(x, d complex128) complex128 {
 func magBits(f float64) uint64 { return math.Float64bits(f) &^ (1 << 63) }
 
 // divScaled divides with both operands first scaled by powers of two that
-// bring their largest parts into [½, 1), where Smith's method is exact to
-// a few ulps and overflows nowhere, then scales the quotient back; the
+// bring their largest parts into [½, 1), where Smith's method is accurate
+// to a few ulps and overflows nowhere, then scales the quotient back; the
 // powers of two change no bits except of parts so much smaller than the
 // other part of their operand that they could not affect the quotient.
 // Zero, infinite and NaN operands keep Go's semantics.
