@@ -57,13 +57,14 @@ func testLUNearOverflow[T core.Scalar](t *testing.T) {
 		n int
 		d Driver
 	}{{1, DriverAuto}, {2, DriverAuto}, {3, DriverAuto}, {4, DriverAuto}, {5, DriverAuto}, {8, DriverAuto}, {9, DriverAuto}, {33, DriverAuto}, {33, DriverBlocked}, {65, DriverBlocked}} {
-		n, x := c.n, Exec{Driver: c.d}
+		n, ex := c.n, Exec{Driver: c.d}
 		const count, nrhs = 2, 3
 		a := luBigPivots[T](r, n, n+1, count, s)
-		a0 := []([]complex128){luDense(a, 0), luDense(a, 1)}
+		// The unscaled A/s of each matrix, the system every check solves.
+		as := [][]complex128{unscale(luDense(a, 0), 1/s), unscale(luDense(a, 1), 1/s)}
 		piv := make([]int32, count*n)
 		info := make([]int32, count)
-		if err := Getrf(x, a, piv, info); err != nil {
+		if err := Getrf(ex, a, piv, info); err != nil {
 			t.Fatal(err)
 		}
 		factors := slices.Clone(a.Data)
@@ -75,7 +76,7 @@ func testLUNearOverflow[T core.Scalar](t *testing.T) {
 					f[j*n+i] = complex(real(f[j*n+i])/s, imag(f[j*n+i])/s)
 				}
 			}
-			ratio := luFactorRatio(n, n, unscale(a0[m], 1/s), f, piv[m*n:(m+1)*n], eps)
+			ratio := luFactorRatio(n, n, as[m], f, piv[m*n:(m+1)*n], eps)
 			if info[m] != 0 || !(ratio <= luTol) {
 				t.Errorf("n=%d %v matrix %d: Getrf info %d, ‖PA−LU‖ ratio %.3g", n, c.d, m, info[m], ratio)
 			}
@@ -86,33 +87,34 @@ func testLUNearOverflow[T core.Scalar](t *testing.T) {
 		for i, v := range b.Data {
 			b.Data[i] = luTo[T](real(luC(v))*s, imag(luC(v))*s)
 		}
-		b0 := []([]complex128){luDense(b, 0), luDense(b, 1)}
-		if err := Getrs(x, core.NoTrans, a, piv, b); err != nil {
+		bs := [][]complex128{unscale(luDense(b, 0), 1/s), unscale(luDense(b, 1), 1/s)}
+		if err := Getrs(ex, core.NoTrans, a, piv, b); err != nil {
 			t.Fatal(err)
 		}
 		for m := range count {
-			x, res := luDense(b, m), unscale(b0[m], 1/s)
-			for c := range nrhs {
+			// X itself is not scaled: (s·A)⁻¹·(s·B).
+			x, res := luDense(b, m), bs[m]
+			for k := range nrhs {
 				for i := range n {
 					for j := range n {
-						res[c*n+i] -= a0[m][j*n+i] / complex(s, 0) * x[c*n+j]
+						res[k*n+i] -= as[m][j*n+i] * x[k*n+j]
 					}
 				}
 			}
-			ratio := luFrob(res) / (float64(n) * luFrob(unscale(a0[m], 1/s)) * luFrob(x) * eps)
+			ratio := luFrob(res) / (float64(n) * luFrob(as[m]) * luFrob(x) * eps)
 			if !(ratio <= luTol) {
 				t.Errorf("n=%d %v matrix %d: Getrs residual ratio %.3g", n, c.d, m, ratio)
 			}
 		}
 
 		copy(a.Data, factors)
-		if err := Getri(x, a, piv, info); err != nil {
+		if err := Getri(ex, a, piv, info); err != nil {
 			t.Fatal(err)
 		}
 		for m := range count {
 			// A⁻¹ has entries near 1/s, some below the smallest normal
 			// number: compare s·A⁻¹ with the inverse of A/s.
-			inv, am := unscale(luDense(a, m), s), unscale(a0[m], 1/s)
+			inv, am := unscale(luDense(a, m), s), as[m]
 			res := make([]complex128, n*n)
 			for j := range n {
 				for i := range n {
