@@ -261,8 +261,13 @@ func TestRouteCommand(t *testing.T) {
 		t.Errorf("pin vendor on the host: exit %d\n%s%s", code, stdout, stderr)
 	}
 	code, stdout, stderr = runCLI("route", "potrf", "--n", "8", "--batch", "64", "--device", "sm_90", "--pin", "cpu:blocked")
-	if code != exitFailure || !strings.Contains(stderr, "pinned cpu:blocked (code) cannot run it") {
+	if code != exitFailure || !strings.Contains(stderr, "pinned cpu:blocked (--pin) cannot run it") {
 		t.Errorf("pin cpu:blocked on sm_90: exit %d\n%s%s", code, stdout, stderr)
+	}
+	// The decision names the flag as the pin's source, not code.
+	code, stdout, stderr = runCLI("route", "potrf", "--n", "8", "--batch", "64", "--device", "cpu", "--pin", "cpu:blocked")
+	if code != exitOK || !strings.Contains(stdout, "pinned cpu:blocked by --pin") {
+		t.Errorf("pin cpu:blocked on the host: exit %d\n%s%s", code, stdout, stderr)
 	}
 }
 

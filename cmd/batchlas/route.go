@@ -285,7 +285,7 @@ func routeWith(r *route.Router, args []string, stdout, stderr io.Writer) int {
 	if _, err := route.ParsePin(pin); err != nil {
 		return usageErr("--pin: %v", err)
 	}
-	d, chooseErr := r.Choose(call, pin)
+	d, chooseErr := r.ChooseFrom(call, pin, "--pin")
 	if chooseErr != nil && errors.Is(chooseErr, core.ErrArgument) {
 		return usageErr("%v", chooseErr)
 	}

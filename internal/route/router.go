@@ -138,6 +138,12 @@ func (r *Router) Tables() []*Table {
 // candidate can run, is an error wrapping ErrUnsupported that says why each
 // was refused.
 func (r *Router) Choose(call Call, pin string) (Decision, error) {
+	return r.ChooseFrom(call, pin, "code")
+}
+
+// ChooseFrom is Choose for a pin that came from somewhere other than code,
+// named by from in the decision and the errors: the CLI's "--pin".
+func (r *Router) ChooseFrom(call Call, pin, from string) (Decision, error) {
 	op := r.ops[call.Op]
 	if op == nil {
 		return Decision{}, fmt.Errorf("%w: route: no op %q (ops: %s)", core.ErrArgument, call.Op, r.opNames())
@@ -145,7 +151,7 @@ func (r *Router) Choose(call Call, pin string) (Decision, error) {
 	if err := call.check(op); err != nil {
 		return Decision{}, err
 	}
-	p, from, err := r.pinOf(&call, op, pin)
+	p, from, err := r.pinOf(&call, op, pin, from)
 	if err != nil {
 		return Decision{}, err
 	}
@@ -395,7 +401,7 @@ func (r *Router) CheckPin(call Call, pin string) error {
 	if op == nil {
 		return fmt.Errorf("%w: route: no op %q (ops: %s)", core.ErrArgument, call.Op, r.opNames())
 	}
-	p, from, err := r.pinOf(&call, op, pin)
+	p, from, err := r.pinOf(&call, op, pin, "code")
 	if err != nil {
 		return err
 	}
@@ -407,11 +413,11 @@ func (r *Router) CheckPin(call Call, pin string) error {
 	return nil
 }
 
-// pinOf reads the pin of call, an op's: pin itself, or where it is ""
-// BATCHLAS_<OP>_ROUTE; from says which. A misspelt pin is an error
-// wrapping ErrArgument.
-func (r *Router) pinOf(call *Call, op *Op, pin string) (p Pin, from string, err error) {
-	from = "code"
+// pinOf reads the pin of call, an op's: pin itself, given by given ("code",
+// "--pin"), or where it is "" BATCHLAS_<OP>_ROUTE; from says which. A
+// misspelt pin is an error wrapping ErrArgument.
+func (r *Router) pinOf(call *Call, op *Op, pin, given string) (p Pin, from string, err error) {
+	from = given
 	if pin == "" {
 		from = op.EnvName()
 		pin = r.getenv(from)

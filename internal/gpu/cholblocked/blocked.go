@@ -384,7 +384,7 @@ func newLayout(dt cuda.DType, uplo core.Uplo, n, count int, opt Options) layout 
 // per lower tile of each outer panel for chol_tiled's flags, about 4 MB at
 // n = 32768); for Split3TF32 also two float32 copies of the factor,
 // 8·count·roundUp(n, 32)·n bytes (8.6 GB at n = 32768), for TF32 one. It returns an
-// error for arguments CanRun refuses.
+// error for arguments CanRun refuses and for batches of more than 2⁵⁶ elements.
 func WorkspaceSize(dt cuda.DType, uplo core.Uplo, n, count int, opt Options) (int64, error) {
 	if err := CanRun(dt, n, opt); err != nil {
 		return 0, err
@@ -398,7 +398,24 @@ func WorkspaceSize(dt cuda.DType, uplo core.Uplo, n, count int, opt Options) (in
 	if n == 0 || count == 0 {
 		return 0, nil
 	}
+	if err := checkExtent(n, count); err != nil {
+		return 0, err
+	}
 	return newLayout(dt, uplo, n, count, opt).bytes, nil
+}
+
+// maxElements bounds count·n² for the driver: 2⁵⁶ elements is more memory
+// than any device has, and below it newLayout's products (about 4·count·n²
+// bytes for each buffer) stay far inside int64.
+const maxElements = 1 << 56
+
+// checkExtent refuses batches beyond maxElements, asked by a division so
+// that the question itself cannot wrap.
+func checkExtent(n, count int) error {
+	if count > 0 && int64(n)*int64(n) > maxElements/int64(count) {
+		return fmt.Errorf("%w: cholblocked: %d matrices of order %d are more than 2⁵⁶ elements", core.ErrShape, count, n)
+	}
+	return nil
 }
 
 // CanRun reports whether the driver factors order n of type dtype with
@@ -459,6 +476,9 @@ func check(dt cuda.DType, uplo core.Uplo, n int, a cuda.DevicePtr, lda int, stri
 	}
 	if n == 0 || count == 0 {
 		return nil
+	}
+	if err := checkExtent(n, count); err != nil {
+		return err
 	}
 	l := newLayout(dt, uplo, n, count, opt)
 	if err := ws.check(l.bytes, "WorkspaceSize"); err != nil {

@@ -113,6 +113,17 @@ func TestArguments(t *testing.T) {
 	if _, err := WorkspaceSize(cuda.Complex64, core.Lower, 10, 7, Options{Precision: Split3TF32}); !errors.Is(err, core.ErrUnsupported) {
 		t.Errorf("WorkspaceSize(complex64, 3xTF32): %v", err)
 	}
+	// Batches no device holds: the layout's products would wrap int64.
+	for _, c := range []struct{ n, count int }{{1 << 30, 1 << 30}, {math.MaxInt32, math.MaxInt32}, {1 << 20, 1 << 17}} {
+		for _, opt := range []Options{{}, {TiledPanels: true, Precision: Split3TF32}} {
+			if bytes, err := WorkspaceSize(cuda.Float32, core.Lower, c.n, c.count, opt); !errors.Is(err, core.ErrShape) {
+				t.Errorf("WorkspaceSize(n = %d, %d matrices, %+v) = %d, %v; want ErrShape", c.n, c.count, opt, bytes, err)
+			}
+			if err := check(cuda.Float32, core.Lower, c.n, a, c.n, int64(c.n)*int64(c.n), c.count, info, Workspace{ws, math.MaxInt64}, opt); !errors.Is(err, core.ErrShape) {
+				t.Errorf("check(n = %d, %d matrices, %+v) = %v; want ErrShape", c.n, c.count, opt, err)
+			}
+		}
+	}
 }
 
 // TestPanelWidths pins the default outer panel widths: 256 from n = 2048,
