@@ -1,6 +1,7 @@
 package npybatch
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -12,7 +13,10 @@ import (
 // a = np.arange(24).reshape(2, 3, 4): c_f4.npy a as float32 in C order,
 // f_f8.npy a as float64 in Fortran order, be_c16.npy a[0] + 1j·a[1] as
 // big-endian complex128, f_c8.npy a[0] − 2j·a[1] as complex64 in Fortran
-// order, i4.npy a as int32.
+// order, i4.npy a as int32. NumPy 1.24 (numpy.lib.format.write_array) also
+// wrote v2_f8.npy, a as float64 in format 2.0, and v3_f4.npy, a as
+// big-endian float32 in Fortran order in format 3.0; np.save wrote
+// scalar_c16.npy, the 0-d array 1.5 − 2j.
 
 func arange(n int) []float64 {
 	v := make([]float64, n)
@@ -63,6 +67,27 @@ func TestReadNumPyFiles(t *testing.T) {
 	}
 }
 
+// TestReadFormats reads formats 2.0 and 3.0 and a 0-d array.
+func TestReadFormats(t *testing.T) {
+	v2, err := Read[float64](filepath.Join("testdata", "v2_f8.npy"))
+	if err != nil || !slices.Equal(v2.Shape, []int{2, 3, 4}) || !slices.Equal(v2.Data, arange(24)) {
+		t.Errorf("v2_f8.npy: %v %v (%v)", v2.Shape, v2.Data, err)
+	}
+	v3, err := Read[float32](filepath.Join("testdata", "v3_f4.npy"))
+	if err != nil || !slices.Equal(v3.Shape, []int{2, 3, 4}) {
+		t.Fatalf("v3_f4.npy: %v (%v)", v3.Shape, err)
+	}
+	for i, v := range v3.Data {
+		if float64(v) != float64(i) {
+			t.Fatalf("v3_f4.npy element %d: %v", i, v)
+		}
+	}
+	sc, err := Read[complex128](filepath.Join("testdata", "scalar_c16.npy"))
+	if err != nil || len(sc.Shape) != 0 || !slices.Equal(sc.Data, []complex128{1.5 - 2i}) {
+		t.Errorf("scalar_c16.npy: shape %v data %v (%v)", sc.Shape, sc.Data, err)
+	}
+}
+
 func TestReadErrors(t *testing.T) {
 	if _, err := Dtype(filepath.Join("testdata", "i4.npy")); err == nil || !strings.Contains(err.Error(), "want float32, float64, complex64 or complex128") {
 		t.Errorf("int32 file: %v", err)
@@ -107,17 +132,41 @@ func TestWriteRoundTrip(t *testing.T) {
 	if err != nil {
 		return
 	}
-	path := filepath.Join(dir, "y.npy")
-	if err := Write(path, Array[float64]{Shape: []int{2, 3, 4}, Data: arange(24)}); err != nil {
-		t.Fatal(err)
+	// Each file with the NumPy expression of its array.
+	files := map[string]string{
+		"y.npy":  "numpy.arange(24.).reshape(2, 3, 4)",
+		"s.npy":  "numpy.array(-2.5, dtype='f4')",
+		"v.npy":  "numpy.array([1, -7, 3], dtype='i4')",
+		"z.npy":  "numpy.arange(6).reshape(1, 2, 1, 3) * (1 - 1j)",
+		"e.npy":  "numpy.zeros((0, 3, 3), dtype='c8')",
+		"e1.npy": "numpy.zeros(0, dtype='f8')",
 	}
-	out, err := exec.Command(py, "-c", "import numpy, sys; a = numpy.load(sys.argv[1]); print(a.shape, a.dtype, int((a == numpy.arange(24).reshape(2, 3, 4)).all()))", path).CombinedOutput()
+	for name, err := range map[string]error{
+		"y.npy":  Write(filepath.Join(dir, "y.npy"), Array[float64]{Shape: []int{2, 3, 4}, Data: arange(24)}),
+		"s.npy":  Write(filepath.Join(dir, "s.npy"), Array[float32]{Shape: []int{}, Data: []float32{-2.5}}),
+		"v.npy":  Write(filepath.Join(dir, "v.npy"), Array[int32]{Shape: []int{3}, Data: []int32{1, -7, 3}}),
+		"z.npy":  Write(filepath.Join(dir, "z.npy"), Array[complex128]{Shape: []int{1, 2, 1, 3}, Data: []complex128{0, 1 - 1i, 2 - 2i, 3 - 3i, 4 - 4i, 5 - 5i}}),
+		"e.npy":  Write(filepath.Join(dir, "e.npy"), Array[complex64]{Shape: []int{0, 3, 3}, Data: nil}),
+		"e1.npy": Write(filepath.Join(dir, "e1.npy"), Array[float64]{Shape: []int{0}, Data: nil}),
+	} {
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	script := "import numpy, sys\nfor path, want in zip(sys.argv[1::2], sys.argv[2::2]):\n" +
+		"    a, w = numpy.load(path), eval(want)\n" +
+		"    print(path[-6:], a.shape == w.shape and a.dtype == w.dtype and bool((a == w).all()))\n"
+	args := []string{"-c", script}
+	for name, expr := range files {
+		args = append(args, filepath.Join(dir, name), expr)
+	}
+	out, err := exec.Command(py, args...).CombinedOutput()
 	if err != nil {
 		t.Logf("no numpy to check with: %v %s", err, out)
 		return
 	}
-	if got := strings.TrimSpace(string(out)); got != "(2, 3, 4) float64 1" {
-		t.Errorf("numpy reads %q", got)
+	if strings.Contains(string(out), "False") || strings.Count(string(out), "True") != len(files) {
+		t.Errorf("numpy reads:\n%s", out)
 	}
 }
 
@@ -131,4 +180,80 @@ func TestColumnMajor(t *testing.T) {
 	if back := ToRowMajor(col, 2, 2, 3); !slices.Equal(back, c) {
 		t.Fatalf("ToRowMajor = %v, want %v", back, c)
 	}
+}
+
+// npyFile is a .npy file of format 1.0 with header dict and data.
+func npyFile(dict string, data []byte) []byte {
+	h := dict + strings.Repeat(" ", 64-(10+len(dict)+1)%64) + "\n"
+	return append(append([]byte("\x93NUMPY\x01\x00"), byte(len(h)), byte(len(h)>>8)), append([]byte(h), data...)...)
+}
+
+// TestReadClaims: a header may claim any shape; Read refuses one that is
+// negative or needs more data than the file holds before allocating for it
+// (a 144-byte file claiming 2⁴⁰ float64s ran `batchlas run` out of memory,
+// one claiming 2³²×2³² wrapped the count and panicked later).
+func TestReadClaims(t *testing.T) {
+	dir := t.TempDir()
+	zeros := make([]byte, 32)
+	for _, c := range []struct {
+		shape string
+		data  []byte
+		want  string // "" for success
+	}{
+		{"(1099511627776,)", zeros[:16], "needs more than the 16 bytes of data"},
+		{"(4294967296, 4294967296)", zeros[:16], "needs more than the 16 bytes of data"},
+		{"(3, 4)", zeros, "needs more than the 32 bytes of data"},
+		{"(-3, 4)", zeros, "negative dimension"},
+		{"(-2, -2)", zeros, "negative dimension"},
+		{"(-1, 0)", zeros, "negative dimension"},
+		{"(2, 2)", zeros, ""},
+		{"(2, 2)", append(zeros, 1, 2, 3), ""}, // bytes beyond the shape are ignored, as NumPy does
+		{"(0, 5)", nil, ""},
+	} {
+		path := filepath.Join(dir, "x.npy")
+		if err := os.WriteFile(path, npyFile("{'descr': '<f8', 'fortran_order': False, 'shape': "+c.shape+", }", c.data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		a, err := Read[float64](path)
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("shape %s, %d bytes: %v", c.shape, len(c.data), err)
+		case c.want == "" && len(a.Data) != elements(a.Shape):
+			t.Errorf("shape %s: %d elements for %v", c.shape, len(a.Data), a.Shape)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("shape %s, %d bytes: %v, want an error with %q", c.shape, len(c.data), err, c.want)
+		}
+	}
+}
+
+// FuzzRead: no file makes Read panic or return an array its file could not
+// hold.
+func FuzzRead(f *testing.F) {
+	for _, name := range []string{"c_f4.npy", "f_f8.npy", "be_c16.npy", "f_c8.npy", "i4.npy"} {
+		b, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Add(npyFile("{'descr': '<f8', 'fortran_order': True, 'shape': (2, 2, 1), }", make([]byte, 32)))
+	f.Add(npyFile("{'descr': '<c16', 'fortran_order': False, 'shape': (1099511627776,), }", make([]byte, 16)))
+	f.Fuzz(func(t *testing.T, file []byte) {
+		path := filepath.Join(t.TempDir(), "x.npy")
+		if err := os.WriteFile(path, file, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, _ = Dtype(path)
+		check := func(shape []int, n, size int, err error) {
+			if err == nil && (n != elements(shape) || n*size > len(file)) {
+				t.Fatalf("%d elements of %d bytes for shape %v from a %d-byte file", n, size, shape, len(file))
+			}
+		}
+		a, err := Read[float64](path)
+		check(a.Shape, len(a.Data), 8, err)
+		b, err := Read[complex64](path)
+		check(b.Shape, len(b.Data), 8, err)
+		c, err := Read[float32](path)
+		check(c.Shape, len(c.Data), 4, err)
+	})
 }

@@ -443,3 +443,34 @@ func TestEmbeddedPotrfSaturatingRows(t *testing.T) {
 		t.Fatalf("%d float32 and float64 GPU potrf tables, want 2", checked)
 	}
 }
+
+// FuzzParseTable: no text makes ParseTable panic (BATCHLAS_TUNED_DIR's
+// tables come from users), and what it accepts, Format writes back in a
+// form it reads again unchanged.
+func FuzzParseTable(f *testing.F) {
+	f.Add(goodTable)
+	for _, name := range []string{"potrf.float32.sm_90.txt", "trsm.float64.sm_90.txt"} {
+		data, err := os.ReadFile(filepath.Join("testdata/basic", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(strings.Replace(string(data), strings.SplitN(name, ".", 2)[0], "potrf", 0))
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		a, err := ParseTable(goodName, strings.NewReader(text))
+		if err != nil {
+			return
+		}
+		out := a.Format()
+		b, err := ParseTable(goodName, strings.NewReader(string(out)))
+		if err != nil {
+			t.Fatalf("Format's output does not parse: %v\n%s", err, out)
+		}
+		for i := range a.Rows {
+			a.Rows[i].Line, b.Rows[i].Line = 0, 0
+		}
+		if !reflect.DeepEqual(a, b) {
+			t.Fatalf("round trip changed the table:\n%s", out)
+		}
+	})
+}
