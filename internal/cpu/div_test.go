@@ -2,28 +2,11 @@ package cpu
 
 import (
 	"math"
-	"math/big"
 	"math/rand/v2"
 	"testing"
-)
 
-// divExact returns x/d rounded from a 256-bit evaluation of
-// x·conj(d)/|d|², each part rounded once to float64 (subnormals and
-// overflow included).
-func divExact(x, d complex128) complex128 {
-	f := func(v float64) *big.Float { return new(big.Float).SetPrec(256).SetFloat64(v) }
-	a, b, c, e := f(real(x)), f(imag(x)), f(real(d)), f(imag(d))
-	mul := func(u, v *big.Float) *big.Float { return new(big.Float).SetPrec(256).Mul(u, v) }
-	den := new(big.Float).SetPrec(256).Add(mul(c, c), mul(e, e))
-	re := new(big.Float).SetPrec(256).Add(mul(a, c), mul(b, e))
-	im := new(big.Float).SetPrec(256).Sub(mul(b, c), mul(a, e))
-	re.Quo(re, den)
-	im.Quo(im, den)
-	// big.Float's Float64 rounds once, to a subnormal where the value is one.
-	r, _ := re.Float64()
-	i, _ := im.Float64()
-	return complex(r, i)
-}
+	"github.com/batchlas/batchlas/internal/oracle"
+)
 
 // TestDivC128 divides operands with parts from 2⁻¹⁰⁷⁴ to near the largest
 // float64, both parts of either of one scale or of scales far apart, and
@@ -51,7 +34,7 @@ func TestDivC128(t *testing.T) {
 		if d == 0 {
 			continue
 		}
-		want := divExact(x, d)
+		want := oracle.QuoExact(x, d)
 		m := max(math.Abs(real(want)), math.Abs(imag(want)))
 		if math.IsInf(m, 0) || m < 0x1p-1022 {
 			continue

@@ -209,7 +209,7 @@ func substitute(m *Mat, lower bool, r *Mat) *Mat {
 		if lower {
 			for p := range n {
 				mp := m.Col(p)
-				xj[p] /= mp[p]
+				xj[p] = Quo(xj[p], mp[p])
 				for i := p + 1; i < n; i++ {
 					xj[i] -= mp[i] * xj[p]
 				}
@@ -217,7 +217,7 @@ func substitute(m *Mat, lower bool, r *Mat) *Mat {
 		} else {
 			for p := n - 1; p >= 0; p-- {
 				mp := m.Col(p)
-				xj[p] /= mp[p]
+				xj[p] = Quo(xj[p], mp[p])
 				for i := range p {
 					xj[i] -= mp[i] * xj[p]
 				}

@@ -163,7 +163,7 @@ func Getrf(a *Mat) LU {
 			}
 			piv := cj[j]
 			for i := j + 1; i < m; i++ {
-				cj[i] /= piv
+				cj[i] = Quo(cj[i], piv)
 			}
 		} else if r.Info == 0 {
 			r.Info = j + 1

@@ -1,0 +1,51 @@
+package oracle
+
+import (
+	"math"
+	"math/big"
+)
+
+// Quo is a/b for the oracle's complex divisions by a pivot or a diagonal
+// element. Go's division (Smith's method) is exact enough in the middle of
+// the range, but its sums overflow or round to subnormals for operands
+// near either end (1/b was 0 for b = 1.5·2¹⁰²³·(1+i)); there Quo is
+// QuoExact. Zero, infinite and NaN operands keep Go's semantics.
+func Quo(a, b complex128) complex128 {
+	if inMiddle(a, true) && inMiddle(b, false) {
+		return a / b
+	}
+	if !finite(a) || !finite(b) || b == 0 {
+		return a / b
+	}
+	return QuoExact(a, b)
+}
+
+// inMiddle reports whether the larger part of v is below 2⁵⁰⁰ and, unless
+// zero is allowed, at least 2⁻⁵⁰⁰: there Smith's ratio is at most 1, its
+// denominator at least 2⁻⁵⁰⁰ and its numerators below 2⁵⁰¹, so nothing
+// overflows and only addends too small to matter can round to subnormals.
+func inMiddle(v complex128, zero bool) bool {
+	m := max(math.Abs(real(v)), math.Abs(imag(v)))
+	return m < 0x1p500 && (m >= 0x1p-500 || zero && m == 0)
+}
+
+func finite(v complex128) bool {
+	return !math.IsInf(real(v), 0) && !math.IsNaN(real(v)) && !math.IsInf(imag(v), 0) && !math.IsNaN(imag(v))
+}
+
+// QuoExact is a/b, b finite and non-zero, from a 256-bit evaluation of
+// a·conj(b)/|b|² with each part rounded once to float64 (to a subnormal,
+// zero or ±Inf where the exact part is one).
+func QuoExact(a, b complex128) complex128 {
+	f := func(v float64) *big.Float { return new(big.Float).SetPrec(256).SetFloat64(v) }
+	ar, ai, br, bi := f(real(a)), f(imag(a)), f(real(b)), f(imag(b))
+	mul := func(u, v *big.Float) *big.Float { return new(big.Float).SetPrec(256).Mul(u, v) }
+	den := new(big.Float).SetPrec(256).Add(mul(br, br), mul(bi, bi))
+	re := new(big.Float).SetPrec(256).Add(mul(ar, br), mul(ai, bi))
+	im := new(big.Float).SetPrec(256).Sub(mul(ai, br), mul(ar, bi))
+	re.Quo(re, den)
+	im.Quo(im, den)
+	r, _ := re.Float64()
+	i, _ := im.Float64()
+	return complex(r, i)
+}
