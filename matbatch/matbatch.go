@@ -26,14 +26,7 @@ import (
 // mat.Matrix (a mat.Transpose, say) element by element. The copy is taken
 // before Upload returns, as for Batch.Upload.
 func Upload[M mat.Matrix](q *batchlas.Queue, b *batchlas.Batch[float64], ms []M) error {
-	const op = "matbatch.Upload"
-	if err := checkMatrices(op, b, len(ms), func(k int) (any, int, int) {
-		if isNil(ms[k]) {
-			return nil, 0, 0
-		}
-		r, c := ms[k].Dims()
-		return ms[k], r, c
-	}); err != nil {
+	if err := checkMatrices("matbatch.Upload", b, ms); err != nil {
 		return err
 	}
 	rows, cols := b.Rows(), b.Cols()
@@ -49,11 +42,7 @@ func packReal(dst []float64, rows, cols int, m mat.Matrix) {
 	switch v := any(m).(type) {
 	case *mat.Dense:
 		raw := v.RawMatrix()
-		for i := range rows {
-			for j, x := range raw.Data[i*raw.Stride : i*raw.Stride+cols] {
-				dst[j*rows+i] = x
-			}
-		}
+		fromRowMajor(dst, rows, cols, raw.Data, raw.Stride)
 	case *mat.SymDense:
 		raw := v.RawSymmetric()
 		for i := range rows {
@@ -95,14 +84,7 @@ func packReal(dst []float64, rows, cols int, m mat.Matrix) {
 // UploadC is Upload for complex128: *mat.CDense is read from its storage,
 // any other mat.CMatrix (a mat.ConjTranspose, say) element by element.
 func UploadC[M mat.CMatrix](q *batchlas.Queue, b *batchlas.Batch[complex128], ms []M) error {
-	const op = "matbatch.UploadC"
-	if err := checkMatrices(op, b, len(ms), func(k int) (any, int, int) {
-		if isNil(ms[k]) {
-			return nil, 0, 0
-		}
-		r, c := ms[k].Dims()
-		return ms[k], r, c
-	}); err != nil {
+	if err := checkMatrices("matbatch.UploadC", b, ms); err != nil {
 		return err
 	}
 	rows, cols := b.Rows(), b.Cols()
@@ -111,11 +93,7 @@ func UploadC[M mat.CMatrix](q *batchlas.Queue, b *batchlas.Batch[complex128], ms
 		dst := host[k*rows*cols : (k+1)*rows*cols]
 		if v, ok := any(m).(*mat.CDense); ok {
 			raw := v.RawCMatrix()
-			for i := range rows {
-				for j, x := range raw.Data[i*raw.Stride : i*raw.Stride+cols] {
-					dst[j*rows+i] = x
-				}
-			}
+			fromRowMajor(dst, rows, cols, raw.Data, raw.Stride)
 			continue
 		}
 		for j := range cols {
@@ -134,27 +112,46 @@ func UploadC[M mat.CMatrix](q *batchlas.Queue, b *batchlas.Batch[complex128], ms
 // the batch's matrices have no element). Passing the previous result back
 // reuses its matrices.
 func Download(q *batchlas.Queue, b *batchlas.Batch[float64], dst []*mat.Dense) ([]*mat.Dense, error) {
-	host, err := download(q, b, "matbatch.Download")
+	return downloadGeneral(q, b, dst, "matbatch.Download", (*mat.Dense).Dims, func(m *mat.Dense) ([]float64, int) {
+		raw := m.RawMatrix()
+		return raw.Data, raw.Stride
+	}, func(r, c int) *mat.Dense { return mat.NewDense(r, c, nil) })
+}
+
+// DownloadC is Download for complex128.
+func DownloadC(q *batchlas.Queue, b *batchlas.Batch[complex128], dst []*mat.CDense) ([]*mat.CDense, error) {
+	return downloadGeneral(q, b, dst, "matbatch.DownloadC", (*mat.CDense).Dims, func(m *mat.CDense) ([]complex128, int) {
+		raw := m.RawCMatrix()
+		return raw.Data, raw.Stride
+	}, func(r, c int) *mat.CDense { return mat.NewCDense(r, c, nil) })
+}
+
+// downloadGeneral is Download for a gonum type M of general matrices of T,
+// given its size, its row-major storage and its constructor.
+func downloadGeneral[T batchlas.Scalar, M any](q *batchlas.Queue, b *batchlas.Batch[T], dst []*M, op string,
+	dims func(*M) (int, int), storage func(*M) ([]T, int), fresh func(rows, cols int) *M) ([]*M, error) {
+	host, err := download(q, b, op)
 	if err != nil {
 		return dst, err
 	}
 	rows, cols := b.Rows(), b.Cols()
-	dst = fit(dst, b.Count(), func(m *mat.Dense) bool {
-		r, c := m.Dims()
+	dst = fit(dst, b.Count(), func(m *M) bool {
+		r, c := dims(m)
 		return r == rows && c == cols
-	}, func() *mat.Dense {
+	}, func() *M {
 		if rows == 0 || cols == 0 {
-			return &mat.Dense{}
+			return new(M) // gonum's empty matrix
 		}
-		return mat.NewDense(rows, cols, nil)
+		return fresh(rows, cols)
 	})
+	if rows == 0 || cols == 0 {
+		return dst, nil
+	}
 	for k, m := range dst {
-		if rows == 0 || cols == 0 {
-			break
-		}
-		raw, src := m.RawMatrix(), host[k*rows*cols:(k+1)*rows*cols]
+		data, stride := storage(m)
+		src := host[k*rows*cols : (k+1)*rows*cols]
 		for i := range rows {
-			row := raw.Data[i*raw.Stride : i*raw.Stride+cols]
+			row := data[i*stride : i*stride+cols]
 			for j := range row {
 				row[j] = src[j*rows+i]
 			}
@@ -163,35 +160,14 @@ func Download(q *batchlas.Queue, b *batchlas.Batch[float64], dst []*mat.Dense) (
 	return dst, nil
 }
 
-// DownloadC is Download for complex128.
-func DownloadC(q *batchlas.Queue, b *batchlas.Batch[complex128], dst []*mat.CDense) ([]*mat.CDense, error) {
-	host, err := download(q, b, "matbatch.DownloadC")
-	if err != nil {
-		return dst, err
-	}
-	rows, cols := b.Rows(), b.Cols()
-	dst = fit(dst, b.Count(), func(m *mat.CDense) bool {
-		r, c := m.Dims()
-		return r == rows && c == cols
-	}, func() *mat.CDense {
-		if rows == 0 || cols == 0 {
-			return &mat.CDense{}
-		}
-		return mat.NewCDense(rows, cols, nil)
-	})
-	for k, m := range dst {
-		if rows == 0 || cols == 0 {
-			break
-		}
-		raw, src := m.RawCMatrix(), host[k*rows*cols:(k+1)*rows*cols]
-		for i := range rows {
-			row := raw.Data[i*raw.Stride : i*raw.Stride+cols]
-			for j := range row {
-				row[j] = src[j*rows+i]
-			}
+// fromRowMajor writes the rows×cols matrix stored row-major in data with
+// row stride stride into dst, column-major.
+func fromRowMajor[T any](dst []T, rows, cols int, data []T, stride int) {
+	for i := range rows {
+		for j, x := range data[i*stride : i*stride+cols] {
+			dst[j*rows+i] = x
 		}
 	}
-	return dst, nil
 }
 
 // DownloadSym copies the uplo triangle of b's square matrices into dst as
@@ -214,19 +190,24 @@ func DownloadSym(q *batchlas.Queue, b *batchlas.Batch[float64], uplo batchlas.Up
 		return mat.NewSymDense(n, nil)
 	})
 	for k, s := range dst {
-		src := host[k*n*n : (k+1)*n*n]
-		for j := range n {
-			for i := range j + 1 {
-				// (i, j) of the upper triangle is (j, i) of the lower one.
-				x := src[j*n+i]
-				if uplo == batchlas.Lower {
-					x = src[i*n+j]
-				}
-				s.SetSym(i, j, x)
+		eachUpper(host[k*n*n:(k+1)*n*n], n, uplo, s.SetSym)
+	}
+	return dst, nil
+}
+
+// eachUpper calls set(i, j, x) for i ≤ j, x element (i, j) of the n×n
+// column-major src read from its uplo triangle: at (i, j), or for Lower
+// at (j, i), the same element of a symmetric matrix and Uᵀ's of L = Uᵀ.
+func eachUpper(src []float64, n int, uplo batchlas.Uplo, set func(i, j int, x float64)) {
+	for j := range n {
+		for i := range j + 1 {
+			if uplo == batchlas.Lower {
+				set(i, j, src[i*n+j])
+			} else {
+				set(i, j, src[j*n+i])
 			}
 		}
 	}
-	return dst, nil
 }
 
 // Cholesky returns the Cholesky factorizations that Potrf left in the uplo
@@ -262,18 +243,8 @@ func Cholesky(q *batchlas.Queue, b *batchlas.Batch[float64], uplo batchlas.Uplo,
 		if n == 0 {
 			continue
 		}
-		src := host[k*n*n : (k+1)*n*n]
 		u := mat.NewTriDense(n, mat.Upper, nil)
-		for j := range n {
-			for i := range j + 1 {
-				// U(i, j) is stored at (i, j), or as L(j, i) for Lower.
-				x := src[j*n+i]
-				if uplo == batchlas.Lower {
-					x = src[i*n+j]
-				}
-				u.SetTri(i, j, x)
-			}
-		}
+		eachUpper(host[k*n*n:(k+1)*n*n], n, uplo, u.SetTri)
 		chols[k].SetFromU(u)
 	}
 	return chols, nil
@@ -291,23 +262,22 @@ func download[T batchlas.Scalar](q *batchlas.Queue, b *batchlas.Batch[T], op str
 	return host, nil
 }
 
-// checkMatrices checks that b is not nil and that count matrices, each
-// given by at as (itself or nil, rows, cols), match its count and shape.
-func checkMatrices[T batchlas.Scalar](op string, b *batchlas.Batch[T], count int, at func(k int) (any, int, int)) error {
+// checkMatrices checks that b is not nil and that ms match its count and
+// shape.
+func checkMatrices[T batchlas.Scalar, M interface{ Dims() (int, int) }](op string, b *batchlas.Batch[T], ms []M) error {
 	if b == nil {
 		return argErr(batchlas.ErrArgument, op, "b", "is nil")
 	}
-	if count != b.Count() {
-		return argErr(batchlas.ErrShape, op, "ms", "has %d matrices for a batch of %d", count, b.Count())
+	if len(ms) != b.Count() {
+		return argErr(batchlas.ErrShape, op, "ms", "has %d matrices for a batch of %d", len(ms), b.Count())
 	}
-	for k := range count {
-		m, r, c := at(k)
+	for k, m := range ms {
 		arg := fmt.Sprintf("ms[%d]", k)
-		if m == nil {
+		if isNil(m) {
 			return argErr(batchlas.ErrArgument, op, arg, "is nil")
 		}
 		// gonum has no 0×c matrix: any empty one stands for one.
-		if (r != b.Rows() || c != b.Cols()) && (r*c != 0 || b.Rows()*b.Cols() != 0) {
+		if r, c := m.Dims(); (r != b.Rows() || c != b.Cols()) && (r*c != 0 || b.Rows()*b.Cols() != 0) {
 			return argErr(batchlas.ErrShape, op, arg, "is %d×%d, the batch's matrices %d×%d", r, c, b.Rows(), b.Cols())
 		}
 	}

@@ -3,6 +3,7 @@ package oracle
 import (
 	"math"
 	"math/big"
+	"math/rand/v2"
 )
 
 // Quo is a/b for the oracle's complex divisions by a pivot or a diagonal
@@ -48,4 +49,56 @@ func QuoExact(a, b complex128) complex128 {
 	r, _ := re.Float64()
 	i, _ := im.Float64()
 	return complex(r, i)
+}
+
+// QuoMiss is a quotient that QuoMisses found off.
+type QuoMiss struct{ A, B, Got, Want complex128 }
+
+// QuoMisses checks a complex division over the whole range. It divides
+// count pairs drawn from seed, with parts from 2⁻¹⁰⁷⁴ to near the largest
+// float64 (one part in eight zero, half the divisors with parts of one
+// scale), and returns those whose quotient is more than 4 ulps (normwise:
+// of the larger part) from QuoExact's where that is finite and normal; and
+// any zero, infinite or NaN operands for which div differs from Go's
+// division.
+func QuoMisses(div func(a, b complex128) complex128, count int, seed uint64) []QuoMiss {
+	var misses []QuoMiss
+	same := func(x, y float64) bool { return x == y || math.IsNaN(x) && math.IsNaN(y) }
+	inf, nan := math.Inf(1), math.NaN()
+	for _, c := range [][2]complex128{{1, 0}, {0, 0}, {complex(inf, 0), 1}, {1, complex(inf, 0)}, {complex(nan, 1), 1}} {
+		got, want := div(c[0], c[1]), c[0]/c[1]
+		if !same(real(got), real(want)) || !same(imag(got), imag(want)) {
+			misses = append(misses, QuoMiss{c[0], c[1], got, want})
+		}
+	}
+	r := rand.New(rand.NewPCG(seed, seed+1))
+	part := func() float64 {
+		v := math.Ldexp(0.5+0.5*r.Float64(), r.IntN(2099)-1074)
+		if r.IntN(2) == 0 {
+			v = -v
+		}
+		if r.IntN(8) == 0 {
+			v = 0
+		}
+		return v
+	}
+	for range count {
+		a, b := complex(part(), part()), complex(part(), part())
+		if r.IntN(2) == 0 {
+			b = complex(real(b), real(b)*(r.Float64()-0.5))
+		}
+		if b == 0 {
+			continue
+		}
+		want := QuoExact(a, b)
+		m := max(math.Abs(real(want)), math.Abs(imag(want)))
+		if math.IsInf(m, 0) || m < 0x1p-1022 {
+			continue
+		}
+		ulp := math.Nextafter(m, inf) - m
+		if got := div(a, b); !(max(math.Abs(real(got)-real(want)), math.Abs(imag(got)-imag(want))) <= 4*ulp) {
+			misses = append(misses, QuoMiss{a, b, got, want})
+		}
+	}
+	return misses
 }
