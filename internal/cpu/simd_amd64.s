@@ -750,3 +750,123 @@ oneone:
 done:
 	VZEROUPPER
 	RET
+
+// gemmTile8x4F64 and gemmTile8x4F32 are gemm's micro-kernel: the products
+// of two packed A panels (a0, a1: 4 floats a step) with two packed B panels
+// (b0, b1: 2 floats a step) over kc steps, four 4×2 tiles,
+//
+//	acc[8·(2·dp+dq) + 4·c + r] = Σ_k a_dp[4k+r]·b_dq[2k+c]
+//
+// summed for k ascending by fused multiply-adds from zero: gemmTileGo
+// defines it in Go. One register accumulates a tile's column: Y0–Y3 are
+// a0's tiles with b0's and b1's columns, Y4–Y7 a1's; each step loads the
+// two A panels once (Y8, Y9) and broadcasts the four B values (Y10–Y13).
+//
+// func gemmTile8x4F64(kc int, a0, a1, b0, b1 *float64, acc *[32]float64)
+TEXT ·gemmTile8x4F64(SB), NOSPLIT, $0-48
+	MOVQ kc+0(FP), CX
+	MOVQ a0+8(FP), SI
+	MOVQ a1+16(FP), DI
+	MOVQ b0+24(FP), BX
+	MOVQ b1+32(FP), DX
+	MOVQ acc+40(FP), AX
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	TESTQ CX, CX
+	JLE   tilestore64
+
+tilestep64:
+	VMOVUPD      (SI), Y8
+	VMOVUPD      (DI), Y9
+	VBROADCASTSD (BX), Y10
+	VBROADCASTSD 8(BX), Y11
+	VBROADCASTSD (DX), Y12
+	VBROADCASTSD 8(DX), Y13
+	VFMADD231PD  Y10, Y8, Y0
+	VFMADD231PD  Y11, Y8, Y1
+	VFMADD231PD  Y12, Y8, Y2
+	VFMADD231PD  Y13, Y8, Y3
+	VFMADD231PD  Y10, Y9, Y4
+	VFMADD231PD  Y11, Y9, Y5
+	VFMADD231PD  Y12, Y9, Y6
+	VFMADD231PD  Y13, Y9, Y7
+	ADDQ         $32, SI
+	ADDQ         $32, DI
+	ADDQ         $16, BX
+	ADDQ         $16, DX
+	DECQ         CX
+	JNZ          tilestep64
+
+tilestore64:
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD Y2, 64(AX)
+	VMOVUPD Y3, 96(AX)
+	VMOVUPD Y4, 128(AX)
+	VMOVUPD Y5, 160(AX)
+	VMOVUPD Y6, 192(AX)
+	VMOVUPD Y7, 224(AX)
+	VZEROUPPER
+	RET
+
+// gemmTile8x4F32 is gemmTile8x4F64 for float32: a panel step is 4 floats,
+// so the columns are 128-bit registers X0–X7.
+//
+// func gemmTile8x4F32(kc int, a0, a1, b0, b1 *float32, acc *[32]float32)
+TEXT ·gemmTile8x4F32(SB), NOSPLIT, $0-48
+	MOVQ kc+0(FP), CX
+	MOVQ a0+8(FP), SI
+	MOVQ a1+16(FP), DI
+	MOVQ b0+24(FP), BX
+	MOVQ b1+32(FP), DX
+	MOVQ acc+40(FP), AX
+	VXORPS X0, X0, X0
+	VXORPS X1, X1, X1
+	VXORPS X2, X2, X2
+	VXORPS X3, X3, X3
+	VXORPS X4, X4, X4
+	VXORPS X5, X5, X5
+	VXORPS X6, X6, X6
+	VXORPS X7, X7, X7
+	TESTQ CX, CX
+	JLE   tilestore32
+
+tilestep32:
+	VMOVUPS      (SI), X8
+	VMOVUPS      (DI), X9
+	VBROADCASTSS (BX), X10
+	VBROADCASTSS 4(BX), X11
+	VBROADCASTSS (DX), X12
+	VBROADCASTSS 4(DX), X13
+	VFMADD231PS  X10, X8, X0
+	VFMADD231PS  X11, X8, X1
+	VFMADD231PS  X12, X8, X2
+	VFMADD231PS  X13, X8, X3
+	VFMADD231PS  X10, X9, X4
+	VFMADD231PS  X11, X9, X5
+	VFMADD231PS  X12, X9, X6
+	VFMADD231PS  X13, X9, X7
+	ADDQ         $16, SI
+	ADDQ         $16, DI
+	ADDQ         $8, BX
+	ADDQ         $8, DX
+	DECQ         CX
+	JNZ          tilestep32
+
+tilestore32:
+	VMOVUPS X0, (AX)
+	VMOVUPS X1, 16(AX)
+	VMOVUPS X2, 32(AX)
+	VMOVUPS X3, 48(AX)
+	VMOVUPS X4, 64(AX)
+	VMOVUPS X5, 80(AX)
+	VMOVUPS X6, 96(AX)
+	VMOVUPS X7, 112(AX)
+	VZEROUPPER
+	RET
