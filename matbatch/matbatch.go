@@ -39,6 +39,9 @@ func Upload[M mat.Matrix](q *batchlas.Queue, b *batchlas.Batch[float64], ms []M)
 
 // packReal writes m, rows×cols, column-major into dst.
 func packReal(dst []float64, rows, cols int, m mat.Matrix) {
+	if rows*cols == 0 {
+		return // m may be any empty matrix (checkMatrices)
+	}
 	switch v := any(m).(type) {
 	case *mat.Dense:
 		raw := v.RawMatrix()

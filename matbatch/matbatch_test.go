@@ -148,6 +148,10 @@ func TestDownloadReuses(t *testing.T) {
 	if err := Upload(q, empty, []*mat.Dense{{}, {}}); err != nil {
 		t.Errorf("uploading empty matrices: %v", err)
 	}
+	noCols, _ := batchlas.NewBatch[float64](dev, 3, 0, 2)
+	if err := Upload(q, noCols, []*mat.VecDense{{}, {}}); err != nil {
+		t.Errorf("uploading empty vectors as 3×0 matrices: %v", err)
+	}
 }
 
 func TestErrors(t *testing.T) {

@@ -91,7 +91,11 @@ func readHeader(f *os.File) (header, error) {
 	}
 	h, err := parseDict(string(text))
 	if err != nil {
-		return header{}, fmt.Errorf(".npy header %q: %w", strings.TrimSpace(string(text)), err)
+		shown := strings.TrimSpace(string(text))
+		if len(shown) > 200 {
+			shown = shown[:200] + "…"
+		}
+		return header{}, fmt.Errorf(".npy header %q: %w", shown, err)
 	}
 	h.kind, h.order = kindOf(h.descr)
 	h.data = st.Size() - start - size
@@ -223,8 +227,8 @@ func (p *dictParser) quoted() (string, bool) {
 	return v, !strings.ContainsRune(v, '\\')
 }
 
-// tuple reads (d₀, d₁, …) of non-negative decimal integers; Python 2's
-// NumPy wrote them with an L suffix.
+// tuple reads (d₀, d₁, …) of decimal integers, Python 2's NumPy's with an
+// L suffix; a negative one is left to the shape's check, which names it.
 func (p *dictParser) tuple() ([]int, bool) {
 	if !p.take('(') {
 		return nil, false
