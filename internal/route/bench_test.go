@@ -31,3 +31,19 @@ func BenchmarkChoose(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkChooseBuiltin routes a small potrf call on an H200 with the
+// embedded tables and the built-in candidates, as a Potrf call does.
+func BenchmarkChooseBuiltin(b *testing.B) {
+	r, err := New(Config{Getenv: func(string) string { return "" }})
+	if err != nil {
+		b.Fatal(err)
+	}
+	dev := Device{Key: "sm_90", Vendor: true, SharedMemPerBlock: 232448, MaxThreadsPerBlock: 1024, Multiprocessors: 132}
+	c := potrf("float32", dev, "U", 32, 4096)
+	for b.Loop() {
+		if _, err := r.Choose(c, ""); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

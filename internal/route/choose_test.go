@@ -534,3 +534,33 @@ func TestTriangleBound(t *testing.T) {
 		}
 	}
 }
+
+// TestChooseRemembers: a remembered decision follows BATCHLAS_<OP>_ROUTE
+// as it changes, is traced on every call, and the memory stays bounded.
+func TestChooseRemembers(t *testing.T) {
+	h := newHarness(t)
+	c := potrf("float32", h200, "L", 8, 1024)
+	if d := h.choose(t, c, ""); d.Candidate.Name != "native:tiny" {
+		t.Fatalf("table's choice %s", d.Candidate.Name)
+	}
+	h.setenv("BATCHLAS_POTRF_ROUTE", "vendor")
+	if d := h.choose(t, c, ""); d.Candidate.Name != "vendor" {
+		t.Errorf("with BATCHLAS_POTRF_ROUTE=vendor: %s", d.Candidate.Name)
+	}
+	h.setenv("BATCHLAS_POTRF_ROUTE", "")
+	h.setenv("BATCHLAS_TRACE", "1")
+	for range 2 {
+		if d := h.choose(t, c, ""); d.Candidate.Name != "native:tiny" {
+			t.Errorf("the variable unset again: %s", d.Candidate.Name)
+		}
+	}
+	if len(h.traces) != 2 {
+		t.Errorf("%d traces of two remembered decisions", len(h.traces))
+	}
+	for b := 1; b <= maxCached+10; b++ {
+		h.choose(t, potrf("float32", h200, "L", 8, b), "")
+	}
+	if n := len(h.cache); n > maxCached {
+		t.Errorf("%d decisions remembered, at most %d wanted", n, maxCached)
+	}
+}

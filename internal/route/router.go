@@ -37,6 +37,9 @@ type Router struct {
 	warn    func(string)
 
 	resolved sync.Map // tableID → resolution
+
+	cacheMu sync.Mutex
+	cache   map[choiceKey]choice // ChooseFrom's decisions
 }
 
 type resolution struct {
@@ -143,7 +146,51 @@ func (r *Router) Choose(call Call, pin string) (Decision, error) {
 
 // ChooseFrom is Choose for a pin that came from somewhere other than code,
 // named by from in the decision and the errors: the CLI's "--pin".
+//
+// Decisions are remembered per call, pin and BATCHLAS_<OP>_ROUTE value: the
+// tables do not change once loaded, and deciding again cost every op call
+// 1.3–1.6 µs (BenchmarkChooseBuiltin, BenchmarkChoose on the development
+// VM; 0.24–0.27 µs remembered), beside GPU calls of 7–20 µs whose host
+// side took 6–10 µs (TestCallOverhead, session 14).
 func (r *Router) ChooseFrom(call Call, pin, from string) (Decision, error) {
+	key := choiceKey{call: call, pin: pin, from: from}
+	if op := r.ops[call.Op]; op != nil && pin == "" {
+		key.env = r.getenv(op.EnvName())
+	}
+	r.cacheMu.Lock()
+	c, ok := r.cache[key]
+	r.cacheMu.Unlock()
+	if !ok {
+		c.d, c.err = r.decide(call, pin, from)
+		r.cacheMu.Lock()
+		if len(r.cache) >= maxCached || r.cache == nil {
+			r.cache = make(map[choiceKey]choice) // a program that varies its shapes without end starts over
+		}
+		r.cache[key] = c
+		r.cacheMu.Unlock()
+	}
+	if c.err != nil {
+		return Decision{}, c.err
+	}
+	return r.done(c.d), nil
+}
+
+// choiceKey is what a decision depends on besides the tables.
+type choiceKey struct {
+	call           Call
+	pin, from, env string
+}
+
+type choice struct {
+	d   Decision
+	err error
+}
+
+// maxCached bounds the decisions a Router remembers.
+const maxCached = 4096
+
+// decide is ChooseFrom without the memory of earlier decisions and the trace.
+func (r *Router) decide(call Call, pin, from string) (Decision, error) {
 	op := r.ops[call.Op]
 	if op == nil {
 		return Decision{}, fmt.Errorf("%w: route: no op %q (ops: %s)", core.ErrArgument, call.Op, r.opNames())
@@ -188,7 +235,7 @@ func (r *Router) ChooseFrom(call Call, pin, from string) (Decision, error) {
 				}
 			}
 		}
-		return r.done(d), nil
+		return d, nil
 	}
 
 	if row != nil && r.pickFromRow(&d, row, op, &call, p) {
@@ -198,7 +245,7 @@ func (r *Router) ChooseFrom(call Call, pin, from string) (Decision, error) {
 				d.Why = WhyBorrowed
 			}
 		}
-		return r.done(d), nil
+		return d, nil
 	}
 
 	// The default order.
@@ -232,7 +279,7 @@ func (r *Router) ChooseFrom(call Call, pin, from string) (Decision, error) {
 		case p.Auto():
 			d.Note = fmt.Sprintf("no %s %s table on any device", call.Op, call.DType)
 		}
-		return r.done(d), nil
+		return d, nil
 	}
 	what := "no candidate"
 	if !p.Auto() {
