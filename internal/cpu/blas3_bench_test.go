@@ -69,7 +69,7 @@ func benchGemm1[T core.Scalar](b *testing.B, n int, ref func(a, b, c []T)) {
 	})
 }
 
-// BenchmarkTrsm1 times a Left, Lower, NoTrans solve with n right-hand
+// BenchmarkTrsm1 times a Left, Lower, NoTrans solve (and Trans) with n right-hand
 // sides against gonum's Dtrsm/Strsm called with the row-major equivalent
 // (Right, Upper, Trans) on the same memory.
 func BenchmarkTrsm1(b *testing.B) {
@@ -112,6 +112,17 @@ func benchTrsm1[T core.Scalar](b *testing.B, n int, ref func(a, b []T)) {
 				copy(work, bb)
 			}
 			trsm1(core.Left, core.Lower, core.NoTrans, core.NonUnit, n, n, 1, a, n, work, n)
+		}
+		report(b, cpu0)
+	})
+	// Lᵀ·X = B: the backward solve (solveLeftUpper), a Cholesky solve's second half.
+	b.Run(name+"batchlas-trans", func(b *testing.B) {
+		cpu0, i := cpuNanos(), 0
+		for b.Loop() {
+			if i++; i%16 == 0 {
+				copy(work, bb)
+			}
+			trsm1(core.Left, core.Lower, core.Trans, core.NonUnit, n, n, 1, a, n, work, n)
 		}
 		report(b, cpu0)
 	})

@@ -805,10 +805,11 @@ func testTrsmDivide[T core.Scalar](t *testing.T) {
 }
 
 // TestBlas3TrsmInfiniteTriangle: a zero unknown is not multiplied into the
-// rows below it, as reference BLAS skips it, so an infinite element of A
-// in its column leaves X finite (0·Inf would be NaN). A is the identity of
-// order 13 (solveLeftLowerFMA's size) but for A(6, 1) = Inf; B = e₀, so
-// X(1) = 0 and X = e₀.
+// other rows, as reference BLAS skips it, so an infinite element of A in
+// its column leaves X finite (0·Inf would be NaN). A is the identity of
+// order 13 (solveLeftLowerFMA's size) but for A(6, 1) = Inf (Lower; B = e₀,
+// so X(1) = 0 and X = e₀) or A(1, 6) = Inf (Upper; B = e₁₂, X(6) = 0 and
+// X = e₁₂).
 func TestBlas3TrsmInfiniteTriangle(t *testing.T) {
 	t.Run("float32", testTrsmInfinite[float32])
 	t.Run("float64", testTrsmInfinite[float64])
@@ -818,22 +819,34 @@ func TestBlas3TrsmInfiniteTriangle(t *testing.T) {
 
 func testTrsmInfinite[T core.Scalar](t *testing.T) {
 	const n = 13
-	a := core.Strided[T]{Data: make([]T, n*n), Rows: n, Cols: n, LD: n, Stride: n * n, Count: 1}
-	for i := range n {
-		a.Data[i*(n+1)] = 1
-	}
-	a.Data[6+1*n] = fromReal[T](math.Inf(1))
-	for _, cols := range []int{1, 3} {
-		x := core.Strided[T]{Data: make([]T, n*cols), Rows: n, Cols: cols, LD: n, Stride: n * cols, Count: 1}
-		for j := range cols {
-			x.Data[j*n] = 1
+	for _, uplo := range []core.Uplo{core.Lower, core.Upper} {
+		a := core.Strided[T]{Data: make([]T, n*n), Rows: n, Cols: n, LD: n, Stride: n * n, Count: 1}
+		for i := range n {
+			a.Data[i*(n+1)] = 1
 		}
-		if err := Trsm(Exec{}, core.Left, core.Lower, core.NoTrans, core.NonUnit, 1, a, x); err != nil {
-			t.Fatal(err)
+		one := 0 // the row of B's and X's one
+		if uplo == core.Lower {
+			a.Data[6+1*n] = fromReal[T](math.Inf(1))
+		} else {
+			a.Data[1+6*n] = fromReal[T](math.Inf(1))
+			one = n - 1
 		}
-		for i, v := range x.Data {
-			if want := fromReal[T](float64(1 - min(1, i%n))); v != want {
-				t.Fatalf("%d columns: X(%d, %d) = %v, want %v", cols, i%n, i/n, v, want)
+		for _, cols := range []int{1, 3} {
+			x := core.Strided[T]{Data: make([]T, n*cols), Rows: n, Cols: cols, LD: n, Stride: n * cols, Count: 1}
+			for j := range cols {
+				x.Data[j*n+one] = 1
+			}
+			if err := Trsm(Exec{}, core.Left, uplo, core.NoTrans, core.NonUnit, 1, a, x); err != nil {
+				t.Fatal(err)
+			}
+			for i, v := range x.Data {
+				want := T(0)
+				if i%n == one {
+					want = 1
+				}
+				if v != want {
+					t.Fatalf("%v, %d columns: X(%d, %d) = %v, want %v", uplo, cols, i%n, i/n, v, want)
+				}
 			}
 		}
 	}

@@ -1,6 +1,10 @@
 package cpu
 
-import "github.com/batchlas/batchlas/internal/core"
+import (
+	"slices"
+
+	"github.com/batchlas/batchlas/internal/core"
+)
 
 // triBlock is the order of the diagonal blocks that trsm1 and trmm1 solve
 // or multiply directly; everything off the diagonal blocks goes to gemm1.
@@ -172,6 +176,9 @@ func finiteBelow[T core.Scalar](nb int, t []T) bool {
 
 // solveLeftUpper overwrites the nb×n matrix B with T⁻¹·B, T upper.
 func solveLeftUpper[T core.Scalar](nb, n int, t []T, b []T, ldb int) {
+	if simdFMA && nb >= solveFMAMin && !core.IsComplex[T]() && solveReversed(nb, n, t, b, ldb) {
+		return
+	}
 	for j := 0; j < n; j++ {
 		x := b[j*ldb : j*ldb+nb]
 		for i := nb - 1; i >= 0; i-- {
@@ -183,6 +190,33 @@ func solveLeftUpper[T core.Scalar](nb, n int, t []T, b []T, ldb int) {
 			axpyNeg(xi, t[i*nb:i*nb+i], x[:i])
 		}
 	}
+}
+
+// solveReversed solves T·X = B for upper T as solveLeftLowerFMA solves the
+// lower J·T·J with the rows of B reversed (J reverses the order), the same
+// backward substitution in the same order, and reports true; false, doing
+// nothing, where T is not finite above the diagonal.
+func solveReversed[T core.Scalar](nb, n int, t []T, b []T, ldb int) bool {
+	buf := getScratch[T](nb * nb)
+	defer putScratch(buf)
+	rev := (*buf)[:nb*nb]
+	for j := range nb {
+		for i := j; i < nb; i++ {
+			// (i, j) of J·T·J is (nb−1−i, nb−1−j) of T, upper.
+			rev[j*nb+i] = t[(nb-1-j)*nb+nb-1-i]
+		}
+	}
+	if !finiteBelow(nb, rev) {
+		return false
+	}
+	for j := range n {
+		slices.Reverse(b[j*ldb : j*ldb+nb])
+	}
+	solveLeftLowerFMA(nb, n, rev, b, ldb)
+	for j := range n {
+		slices.Reverse(b[j*ldb : j*ldb+nb])
+	}
+	return true
 }
 
 // solveRightUpper overwrites the m×nb matrix B with B·T⁻¹, T upper.
