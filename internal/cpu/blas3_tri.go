@@ -193,9 +193,10 @@ func solveLeftUpper[T core.Scalar](nb, n int, t []T, b []T, ldb int) {
 }
 
 // solveReversed solves T·X = B for upper T as solveLeftLowerFMA solves the
-// lower J·T·J with the rows of B reversed (J reverses the order), the same
-// backward substitution in the same order, and reports true; false, doing
-// nothing, where T is not finite above the diagonal.
+// lower J·T·J with the rows of B reversed (J reverses the order): a
+// backward substitution, the unknowns found last to first as before. It
+// reports true; false, doing nothing, where T is not finite above the
+// diagonal.
 func solveReversed[T core.Scalar](nb, n int, t []T, b []T, ldb int) bool {
 	buf := getScratch[T](nb * nb)
 	defer putScratch(buf)
