@@ -439,36 +439,48 @@ func macroKernel[F float](mask triMask, cplx bool, i0, j0, mc, nc, kc int, ap, b
 	}
 }
 
-// macroKernelFMA is macroKernel where the AVX2+FMA micro-kernel runs
-// (simdFMA): four tiles a call (gemmTile8x4F64, gemmTile8x4F32), two A
-// panels by two B panels, a panel of zeros standing in for a missing
-// second one, so every tile's sums are the same fused chain whatever its
-// place. BenchmarkGemm1 on the 2-vCPU development VM (AMD EPYC), float64,
-// n = 128: 7.5 GFLOP/s with the Go tile, 35.8 with this one; n = 32: 6.6
-// and 19.0 (through the API: bench/results/cpu/gemm-fma.txt).
+// macroKernelFMA is macroKernel where the AVX2+FMA micro-kernels run
+// (simdFMA): a call takes two B panels and two A panels for float64
+// (gemmTile8x4F64), four for float32 while more than two are left
+// (gemmTile16x4F32, whole 256-bit registers; else gemmTile8x4F32), a panel
+// of zeros standing in for a missing one. Every kernel gives a tile the
+// same fused chain, so its sums do not depend on its place or the kernel.
+// BenchmarkGemm1 on the 2-vCPU development VM (AMD EPYC), GFLOP/s with the
+// Go tile and with these kernels: n = 128 float64 7.5 and 36.9, float32
+// 7.6 and 54.3; n = 32 6.6 and 18.7, 6.6 and 22.2 (through the API:
+// bench/results/cpu/gemm-fma.txt).
 func macroKernelFMA[F float](mask triMask, cplx bool, i0, j0, mc, nc, kc int, ap, bp []F, c []F, ldc int, alphaPair, betaPair pair[F]) {
 	mr, nr := 4, 2
 	if cplx {
 		mr, nr = 2, 1
 	}
 	np, nq := (mc+mr-1)/mr, (nc+nr-1)/nr
-	zeros := getBuf[F](4 * kc)
-	defer putBuf(zeros)
-	zero := (*zeros)[:4*kc]
+	wide := unsafe.Sizeof(F(0)) == 4 // float32: four A panels a call while more than two are left
+	// One pooled buffer: a zero panel, then the tiles' sums (written
+	// whole by every kernel call, so not cleared).
+	buf := getBuf[F](4*kc + 64)
+	defer putBuf(buf)
+	zero := (*buf)[:4*kc]
 	clear(zero)
-	var acc [32]F
+	acc := (*[64]F)((*buf)[4*kc : 4*kc+64])
+	panel := func(i int) []F {
+		if i < np {
+			return ap[i*4*kc : (i+1)*4*kc]
+		}
+		return zero
+	}
 	for q := 0; q < nq; q += 2 {
 		b0, b1 := bp[q*2*kc:(q+1)*2*kc], zero[:2*kc]
 		if q+1 < nq {
 			b1 = bp[(q+1)*2*kc : (q+2)*2*kc]
 		}
-		for p := 0; p < np; p += 2 {
-			a0, a1 := ap[p*4*kc:(p+1)*4*kc], zero
-			if p+1 < np {
-				a1 = ap[(p+1)*4*kc : (p+2)*4*kc]
+		for p := 0; p < np; {
+			pa := 2 // A panels this call
+			if wide && np-p > 2 {
+				pa = 4
 			}
 			computed := false
-			for dp := range min(2, np-p) {
+			for dp := range min(pa, np-p) {
 				for dq := range min(2, nq-q) {
 					ir, jr := (p+dp)*mr, (q+dq)*nr
 					rows, cols := min(mr, mc-ir), min(nr, nc-jr)
@@ -477,7 +489,11 @@ func macroKernelFMA[F float](mask triMask, cplx bool, i0, j0, mc, nc, kc int, ap
 						continue
 					}
 					if !computed {
-						gemmTile(kc, a0, a1, b0, b1, &acc)
+						if pa == 2 {
+							gemmTile2(kc, panel(p), panel(p+1), b0, b1, acc)
+						} else {
+							gemmTile16x4(kc, panel(p), panel(p+1), panel(p+2), panel(p+3), b0, b1, acc)
+						}
 						computed = true
 					}
 					t := (*[8]F)(acc[8*(2*dp+dq):])
@@ -493,23 +509,30 @@ func macroKernelFMA[F float](mask triMask, cplx bool, i0, j0, mc, nc, kc int, ap
 					storeReal(t, c[ir+jr*ldc:], ldc, rows, cols, alphaPair.re, betaPair.re, mask, i0+ir, j0+jr)
 				}
 			}
+			p += pa
 		}
 	}
 }
 
-// gemmTile runs the assembly micro-kernel of F's width.
-func gemmTile[F float](kc int, a0, a1, b0, b1 []F, acc *[32]F) {
+// gemmTile2 runs the assembly micro-kernel of F's width on two A panels.
+func gemmTile2[F float](kc int, a0, a1, b0, b1 []F, acc *[64]F) {
 	switch t := any(acc).(type) {
-	case *[32]float64:
-		f := func(s []F) *float64 { return (*float64)(unsafe.Pointer(unsafe.SliceData(s))) }
-		gemmTile8x4F64(kc, f(a0), f(a1), f(b0), f(b1), t)
-	case *[32]float32:
-		f := func(s []F) *float32 { return (*float32)(unsafe.Pointer(unsafe.SliceData(s))) }
-		gemmTile8x4F32(kc, f(a0), f(a1), f(b0), f(b1), t)
+	case *[64]float64:
+		gemmTile8x4F64(kc, ptr64(a0), ptr64(a1), ptr64(b0), ptr64(b1), (*[32]float64)(t[:32]))
+	case *[64]float32:
+		gemmTile8x4F32(kc, ptr32(a0), ptr32(a1), ptr32(b0), ptr32(b1), (*[32]float32)(t[:32]))
 	default:
-		panic("cpu: gemmTile of a named float type (gemmMasked sends those to gemmSimple)")
+		panic("cpu: gemmTile2 of a named float type (gemmMasked sends those to gemmSimple)")
 	}
 }
+
+// gemmTile16x4 runs gemmTile16x4F32 on four A panels (F is float32).
+func gemmTile16x4[F float](kc int, a0, a1, a2, a3, b0, b1 []F, acc *[64]F) {
+	gemmTile16x4F32(kc, ptr32(a0), ptr32(a1), ptr32(a2), ptr32(a3), ptr32(b0), ptr32(b1), (*[64]float32)(unsafe.Pointer(acc)))
+}
+
+func ptr64[F float](s []F) *float64 { return (*float64)(unsafe.Pointer(unsafe.SliceData(s))) }
+func ptr32[F float](s []F) *float32 { return (*float32)(unsafe.Pointer(unsafe.SliceData(s))) }
 
 // storeFull writes C = alpha·acc + beta·C on a whole 4×2 tile of a real C
 // (beta == 0 does not read C): macroKernel's Go path has the same store

@@ -70,21 +70,22 @@ func luGer4Go[R float32 | float64](y []R, ldy, ncols, rows int, l *[4][]R) {
 }
 
 // gemmTileGo defines what the AVX2+FMA kernels gemmTile8x4F64 and
-// gemmTile8x4F32 compute: the four 4×2 tiles of two packed A panels (4
-// floats a step) times two packed B panels (2 floats a step),
+// gemmTile8x4F32 (two A panels) and gemmTile16x4F32 (four) compute: the 4×2 tiles of the packed A
+// panels a[dp] (4 floats a step) times two packed B panels (2 floats a
+// step),
 //
-//	acc[8·(2·dp+dq) + 4·c + r] = Σ_k a_dp[4k+r]·b_dq[2k+c],
+//	acc[8·(2·dp+dq) + 4·c + r] = Σ_k a[dp][4k+r]·b_dq[2k+c],
 //
 // summed for k ascending from zero, each step a fused multiply-add.
-func gemmTileGo[R float32 | float64](kc int, a0, a1, b0, b1 []R, acc *[32]R) {
-	as, bs := [2][]R{a0, a1}, [2][]R{b0, b1}
-	for dp := range 2 {
+func gemmTileGo[R float32 | float64](kc int, a [][]R, b0, b1 []R, acc []R) {
+	bs := [2][]R{b0, b1}
+	for dp := range a {
 		for dq := range 2 {
 			for c := range 2 {
 				for r := range 4 {
 					var s R
 					for k := range kc {
-						s = fnma(-as[dp][4*k+r], bs[dq][2*k+c], s)
+						s = fnma(-a[dp][4*k+r], bs[dq][2*k+c], s)
 					}
 					acc[8*(2*dp+dq)+4*c+r] = s
 				}

@@ -28,12 +28,20 @@ func luGer4F64(y *float64, ldy, ncols, rows int, l *[4]*float64)
 //go:noescape
 func luGer4F32(y *float32, ldy, ncols, rows int, l *[4]*float32)
 
-// gemmTile8x4F64 is gemmTileGo for float64 in AVX2+FMA: see simd_amd64.s.
+// gemmTile8x4F64 is gemmTileGo for float64 with two A panels in AVX2+FMA:
+// see simd_amd64.s.
 //
 //go:noescape
 func gemmTile8x4F64(kc int, a0, a1, b0, b1 *float64, acc *[32]float64)
 
-// gemmTile8x4F32 is gemmTileGo for float32 in AVX2+FMA: see simd_amd64.s.
+// gemmTile8x4F32 is gemmTileGo for float32 with two A panels: see
+// simd_amd64.s.
 //
 //go:noescape
 func gemmTile8x4F32(kc int, a0, a1, b0, b1 *float32, acc *[32]float32)
+
+// gemmTile16x4F32 is gemmTileGo for float32 with four A panels: see
+// simd_amd64.s.
+//
+//go:noescape
+func gemmTile16x4F32(kc int, a0, a1, a2, a3, b0, b1 *float32, acc *[64]float32)

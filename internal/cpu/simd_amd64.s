@@ -751,9 +751,9 @@ done:
 	VZEROUPPER
 	RET
 
-// gemmTile8x4F64 and gemmTile8x4F32 are gemm's micro-kernel: the products
-// of two packed A panels (a0, a1: 4 floats a step) with two packed B panels
-// (b0, b1: 2 floats a step) over kc steps, four 4×2 tiles,
+// gemmTile8x4F64 is gemm's float64 micro-kernel: the products of two
+// packed A panels (a0, a1: 4 floats a step) with two packed B panels (b0,
+// b1: 2 floats a step) over kc steps, four 4×2 tiles,
 //
 //	acc[8·(2·dp+dq) + 4·c + r] = Σ_k a_dp[4k+r]·b_dq[2k+c]
 //
@@ -816,7 +816,9 @@ tilestore64:
 	RET
 
 // gemmTile8x4F32 is gemmTile8x4F64 for float32: a panel step is 4 floats,
-// so the columns are 128-bit registers X0–X7.
+// so the columns are 128-bit registers X0–X7. gemmTile16x4F32 does twice
+// the work a call in whole registers; this one takes the last one or two A
+// panels of a block, and small matrices.
 //
 // func gemmTile8x4F32(kc int, a0, a1, b0, b1 *float32, acc *[32]float32)
 TEXT ·gemmTile8x4F32(SB), NOSPLIT, $0-48
@@ -868,5 +870,81 @@ tilestore32:
 	VMOVUPS X5, 80(AX)
 	VMOVUPS X6, 96(AX)
 	VMOVUPS X7, 112(AX)
+	VZEROUPPER
+	RET
+
+
+// gemmTile16x4F32 is the float32 micro-kernel in whole 256-bit registers:
+// four A panels (a0…a3) by two B panels, eight 4×2 tiles, the same sums as
+// gemmTileGo. A pair of panels' steps share a register, a0's rows in the
+// low half and a1's in the high (Y8; a2 and a3 in Y9), so each register of
+// Y0–Y7 holds one column of two tiles: Y0–Y3 the pair a0|a1 with b0's and
+// b1's columns, Y4–Y7 the pair a2|a3; the store splits the halves.
+//
+// func gemmTile16x4F32(kc int, a0, a1, a2, a3, b0, b1 *float32, acc *[64]float32)
+TEXT ·gemmTile16x4F32(SB), NOSPLIT, $0-64
+	MOVQ kc+0(FP), CX
+	MOVQ a0+8(FP), SI
+	MOVQ a1+16(FP), DI
+	MOVQ a2+24(FP), R8
+	MOVQ a3+32(FP), R9
+	MOVQ b0+40(FP), BX
+	MOVQ b1+48(FP), DX
+	MOVQ acc+56(FP), AX
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	TESTQ CX, CX
+	JLE   widestore32
+
+widestep32:
+	VMOVUPS      (SI), X8
+	VINSERTF128  $1, (DI), Y8, Y8
+	VMOVUPS      (R8), X9
+	VINSERTF128  $1, (R9), Y9, Y9
+	VBROADCASTSS (BX), Y10
+	VBROADCASTSS 4(BX), Y11
+	VBROADCASTSS (DX), Y12
+	VBROADCASTSS 4(DX), Y13
+	VFMADD231PS  Y10, Y8, Y0
+	VFMADD231PS  Y11, Y8, Y1
+	VFMADD231PS  Y12, Y8, Y2
+	VFMADD231PS  Y13, Y8, Y3
+	VFMADD231PS  Y10, Y9, Y4
+	VFMADD231PS  Y11, Y9, Y5
+	VFMADD231PS  Y12, Y9, Y6
+	VFMADD231PS  Y13, Y9, Y7
+	ADDQ         $16, SI
+	ADDQ         $16, DI
+	ADDQ         $16, R8
+	ADDQ         $16, R9
+	ADDQ         $8, BX
+	ADDQ         $8, DX
+	DECQ         CX
+	JNZ          widestep32
+
+widestore32:
+	// Tile (dp, dq) column c is acc[8·(2·dp+dq) + 4·c], byte 32·(2·dp+dq) + 16·c.
+	VMOVUPS      X0, (AX)
+	VEXTRACTF128 $1, Y0, 64(AX)
+	VMOVUPS      X1, 16(AX)
+	VEXTRACTF128 $1, Y1, 80(AX)
+	VMOVUPS      X2, 32(AX)
+	VEXTRACTF128 $1, Y2, 96(AX)
+	VMOVUPS      X3, 48(AX)
+	VEXTRACTF128 $1, Y3, 112(AX)
+	VMOVUPS      X4, 128(AX)
+	VEXTRACTF128 $1, Y4, 192(AX)
+	VMOVUPS      X5, 144(AX)
+	VEXTRACTF128 $1, Y5, 208(AX)
+	VMOVUPS      X6, 160(AX)
+	VEXTRACTF128 $1, Y6, 224(AX)
+	VMOVUPS      X7, 176(AX)
+	VEXTRACTF128 $1, Y7, 240(AX)
 	VZEROUPPER
 	RET

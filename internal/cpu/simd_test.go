@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/big"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"unsafe"
 )
@@ -207,37 +208,46 @@ func testLUGer4[R float32 | float64](t *testing.T, kernel func(y []R, ldy, ncols
 // without a fused multiply-add, or in another order, rounds differently.
 func TestGemmTile(t *testing.T) {
 	t.Run("float64", func(t *testing.T) {
-		testGemmTile(t, func(kc int, a0, a1, b0, b1 []float64, acc *[32]float64) {
-			gemmTile8x4F64(kc, &a0[0], &a1[0], &b0[0], &b1[0], acc)
+		testGemmTile(t, 2, func(kc int, a [][]float64, b0, b1 []float64, acc []float64) {
+			gemmTile8x4F64(kc, &a[0][0], &a[1][0], &b0[0], &b1[0], (*[32]float64)(acc))
 		})
 	})
 	t.Run("float32", func(t *testing.T) {
-		testGemmTile(t, func(kc int, a0, a1, b0, b1 []float32, acc *[32]float32) {
-			gemmTile8x4F32(kc, &a0[0], &a1[0], &b0[0], &b1[0], acc)
+		testGemmTile(t, 2, func(kc int, a [][]float32, b0, b1 []float32, acc []float32) {
+			gemmTile8x4F32(kc, &a[0][0], &a[1][0], &b0[0], &b1[0], (*[32]float32)(acc))
+		})
+	})
+	t.Run("float32-wide", func(t *testing.T) {
+		testGemmTile(t, 4, func(kc int, a [][]float32, b0, b1 []float32, acc []float32) {
+			gemmTile16x4F32(kc, &a[0][0], &a[1][0], &a[2][0], &a[3][0], &b0[0], &b1[0], (*[64]float32)(acc))
 		})
 	})
 }
 
-func testGemmTile[R float32 | float64](t *testing.T, kernel func(kc int, a0, a1, b0, b1 []R, acc *[32]R)) {
+func testGemmTile[R float32 | float64](t *testing.T, panels int, kernel func(kc int, a [][]R, b0, b1 []R, acc []R)) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	val := func() R { return R(math.Ldexp(2*rng.Float64()-1, rng.IntN(20)-10)) }
+	mk := func(n int) []R {
+		s := make([]R, n)
+		for i := range s {
+			s[i] = val()
+		}
+		return s
+	}
 	for it := range 300 {
 		kc := it + 1
-		mk := func(n int) []R {
-			s := make([]R, n)
-			for i := range s {
-				s[i] = val()
-			}
-			return s
+		a := make([][]R, panels)
+		for d := range a {
+			a[d] = mk(4 * kc)
 		}
-		a0, a1, b0, b1 := mk(4*kc), mk(4*kc), mk(2*kc), mk(2*kc)
-		var got, want [32]R
+		b0, b1 := mk(2*kc), mk(2*kc)
+		got, want := make([]R, 16*panels), make([]R, 16*panels)
 		for i := range got {
 			got[i] = R(math.NaN()) // every element must be written
 		}
-		gemmTileGo(kc, a0, a1, b0, b1, &want)
-		kernel(kc, a0, a1, b0, b1, &got)
-		if got != want {
+		gemmTileGo(kc, a, b0, b1, want)
+		kernel(kc, a, b0, b1, got)
+		if !slices.Equal(got, want) {
 			t.Fatalf("kc=%d: %v, want %v", kc, got, want)
 		}
 	}
