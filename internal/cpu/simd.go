@@ -70,9 +70,9 @@ func luGer4Go[R float32 | float64](y []R, ldy, ncols, rows int, l *[4][]R) {
 }
 
 // gemmTileGo defines what the AVX2+FMA kernels gemmTile8x4F64 and
-// gemmTile8x4F32 (two A panels) and gemmTile16x4F32 (four) compute: the 4×2 tiles of the packed A
-// panels a[dp] (4 floats a step) times two packed B panels (2 floats a
-// step),
+// gemmTile8x4F32 (two A panels) and gemmTile16x4F32 (four) compute: the
+// 4×2 tiles of the packed A panels a[dp] (4 floats a step) times two
+// packed B panels (2 floats a step),
 //
 //	acc[8·(2·dp+dq) + 4·c + r] = Σ_k a[dp][4k+r]·b_dq[2k+c],
 //
