@@ -7,7 +7,7 @@ import (
 )
 
 // Quo is a/b for the oracle's complex divisions by a pivot or a diagonal
-// element. Go's division (Smith's method) is exact enough in the middle of
+// element. Go's division (Smith's method) is accurate in the middle of
 // the range, but its sums overflow or round to subnormals for operands
 // near either end (1/b was 0 for b = 1.5·2¹⁰²³·(1+i)); there Quo is
 // QuoExact. Zero, infinite and NaN operands keep Go's semantics.

@@ -405,8 +405,8 @@ func WorkspaceSize(dt cuda.DType, uplo core.Uplo, n, count int, opt Options) (in
 }
 
 // maxElements bounds count·n² for the driver: 2⁵⁶ elements is more memory
-// than any device has, and below it newLayout's products (about 4·count·n²
-// bytes for each buffer) stay far inside int64.
+// than any device has, and below it newLayout's products (at most about
+// 16·count·n² bytes a buffer, complex128) stay far inside int64.
 const maxElements = 1 << 56
 
 // checkExtent refuses batches beyond maxElements, asked by a division so
