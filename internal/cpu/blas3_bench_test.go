@@ -69,9 +69,9 @@ func benchGemm1[T core.Scalar](b *testing.B, n int, ref func(a, b, c []T)) {
 	})
 }
 
-// BenchmarkTrsm1 times a Left, Lower, NoTrans solve (and Trans) with n right-hand
+// BenchmarkTrsm1 times a Left, Lower, NoTrans solve with n right-hand
 // sides against gonum's Dtrsm/Strsm called with the row-major equivalent
-// (Right, Upper, Trans) on the same memory.
+// (Right, Upper, Trans) on the same memory, and the Trans solve beside it.
 func BenchmarkTrsm1(b *testing.B) {
 	for _, n := range []int{8, 16, 32, 64, 128} {
 		benchTrsm1[float64](b, n, func(a, bb []float64) {
@@ -105,37 +105,22 @@ func benchTrsm1[T core.Scalar](b *testing.B, n int, ref func(a, b []T)) {
 	}
 	// The solve overwrites B; refresh it every 16 calls so values stay bounded.
 	name := fmt.Sprintf("type=%s/n=%d/arm=", core.TypeName[T](), n)
-	b.Run(name+"batchlas", func(b *testing.B) {
-		cpu0, i := cpuNanos(), 0
-		for b.Loop() {
-			if i++; i%16 == 0 {
-				copy(work, bb)
+	arm := func(label string, solve func()) {
+		b.Run(name+label, func(b *testing.B) {
+			cpu0, i := cpuNanos(), 0
+			for b.Loop() {
+				if i++; i%16 == 0 {
+					copy(work, bb)
+				}
+				solve()
 			}
-			trsm1(core.Left, core.Lower, core.NoTrans, core.NonUnit, n, n, 1, a, n, work, n)
-		}
-		report(b, cpu0)
-	})
+			report(b, cpu0)
+		})
+	}
+	arm("batchlas", func() { trsm1(core.Left, core.Lower, core.NoTrans, core.NonUnit, n, n, 1, a, n, work, n) })
 	// Lᵀ·X = B: the backward solve (solveLeftUpper), a Cholesky solve's second half.
-	b.Run(name+"batchlas-trans", func(b *testing.B) {
-		cpu0, i := cpuNanos(), 0
-		for b.Loop() {
-			if i++; i%16 == 0 {
-				copy(work, bb)
-			}
-			trsm1(core.Left, core.Lower, core.Trans, core.NonUnit, n, n, 1, a, n, work, n)
-		}
-		report(b, cpu0)
-	})
-	b.Run(name+"gonum", func(b *testing.B) {
-		cpu0, i := cpuNanos(), 0
-		for b.Loop() {
-			if i++; i%16 == 0 {
-				copy(work, bb)
-			}
-			ref(a, work)
-		}
-		report(b, cpu0)
-	})
+	arm("batchlas-trans", func() { trsm1(core.Left, core.Lower, core.Trans, core.NonUnit, n, n, 1, a, n, work, n) })
+	arm("gonum", func() { ref(a, work) })
 }
 
 // BenchmarkSyrk1 times the lower triangle of C = A·Aᵀ + C (A n×n) against

@@ -122,7 +122,8 @@ func solveLeftLower[T core.Scalar](nb, n int, t []T, b []T, ldb int) {
 
 // solveFMAMin is the smallest block solveLeftLowerFMA takes: float64
 // Trsm, one core, 262,144 elements a batch, against the axpy form: n = 8
-// 11 % slower, 12 2 % faster, 16 12 %, 24 27 %.
+// 11 % slower, 12 2 % faster, 16 12 %, 24 27 %
+// (bench/results/cpu/gemm-fma-raw.txt).
 const solveFMAMin = 12
 
 // solveLeftLowerFMA is solveLeftLower for float32 and float64 where the
