@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Session 52's call, with build/gpu/s52 carried after build.sh: the checks sessions 47 and 51 prepared and no GPU
+# has run, most wanted first, each step cut to what is left of 570 s. matbatch on the GPU; `batchlas run` against
+# NumPy with the package's own .npy code; lab/ablate.py (chol_tiled by parts: where the Aim's room is);
+# TestStatusesWritten's Posv cases on the guard build (must FAIL); TestPosvOverhead (Posv with and without the info
+# memset); session 46's warp.cu cleanups (TestWarpKernelResources, TestPosvSplit); blocked driver at n = 32768 with
+# and without tiled panels; posv's TestPosv with what is left. Run with timeout_s 600. Logs in $OUT/logs.tgz.
+R=$PWD
+export XDG_CACHE_HOME=$R/build/kcache
+L=$OUT/logs; mkdir -p $L
+B=$R/build/gpu/s52
+step() { # name timeout dir command...
+  local name=$1 limit=$2 dir=$3; shift 3
+  local left=$((570 - SECONDS))
+  [ $left -lt $limit ] && limit=$left
+  echo "=== $name $(date +%T) ${SECONDS}s limit ${limit}s" >> $L/stages.txt
+  [ $limit -lt 15 ] && { echo "skipped: no time" > $L/$name.log; return; }
+  (cd $dir && timeout $limit "$@" > $L/$name.log 2>&1; echo "rc $?" >> $L/$name.log)
+  tar -C $OUT -czf $OUT/logs.tgz logs
+}
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv > $L/gpu.txt 2>&1
+cp $B/commit $L/commit.txt
+step matbatch 60 $R/matbatch $B/matbatch.test -test.v
+step run-numpy 90 $R python3 scripts/run-numpy-check $B/batchlas -device cuda
+step ablate 200 $R python3 bench/results/h200/session47/lab/ablate.py
+step statuses-guard 60 $R $B/root-guard.test -test.v -test.run '^TestStatusesWritten$/^Posv/'
+step posv-overhead 60 $R $B/root.test -test.v -test.run '^TestPosvOverhead$' -overhead
+step warp 60 $R/internal/gpu/potrf $B/potrf.test -test.v -test.run '^(TestWarpKernelResources|TestPosvSplit)$'
+step tiledpanels-32768 90 $R/internal/gpu/cholblocked $B/cholblocked.test -test.v -test.run '^TestTiming$' \
+  -blocked.cases 32768x1 -blocked.tiledpanels -blocked.arms 3xTF32,3xTF32+tiledpanels
+step posv 300 $R/internal/gpu/posv $B/posv.test -test.v -test.run '^(TestArguments|TestPosv|TestConformance)$'
+cat $L/stages.txt; grep -H "^rc " $L/*.log
+grep -hE "^(--- FAIL|FAIL|ok|PASS)|no GPU" $L/matbatch.log $L/statuses-guard.log $L/warp.log $L/posv.log | sort | uniq -c | head -20
+grep -c "^ok " $L/run-numpy.log; grep "^FAIL" $L/run-numpy.log | head
+tail -25 $L/ablate.log
+grep -h "µs per call" $L/posv-overhead.log
+grep -A8 'µs (median)' $L/tiledpanels-32768.log | head -12
