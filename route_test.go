@@ -2,6 +2,8 @@ package batchlas_test
 
 import (
 	"errors"
+	"fmt"
+	"math"
 	"math/cmplx"
 	"slices"
 	"testing"
@@ -42,8 +44,19 @@ func maxDiff[T batchlas.Scalar](x, y []T, n int, uplo batchlas.Uplo) float64 {
 func toC[T batchlas.Scalar](v T) complex128 { return oracle.ToComplex(v) }
 
 // potrfWith factors a copy of host on dev with opts and returns the result
-// and the error of the call (not of Wait, which must succeed).
+// and the error of the call (not of Wait, which must succeed); every matrix
+// must factor.
 func potrfWith[T batchlas.Scalar](t *testing.T, q *batchlas.Queue, uplo batchlas.Uplo, n, count int, host []T, opts ...batchlas.CallOption) ([]T, error) {
+	t.Helper()
+	out, info, err := potrfInfo(t, q, uplo, n, count, host, opts...)
+	if err == nil && slices.ContainsFunc(info, func(v int32) bool { return v != 0 }) {
+		t.Fatalf("info %v for SPD input", info)
+	}
+	return out, err
+}
+
+// potrfInfo is potrfWith with the statuses returned instead of checked.
+func potrfInfo[T batchlas.Scalar](t *testing.T, q *batchlas.Queue, uplo batchlas.Uplo, n, count int, host []T, opts ...batchlas.CallOption) ([]T, []int32, error) {
 	t.Helper()
 	a := must[*batchlas.Batch[T]](t)(batchlas.NewBatch[T](q.Device(), n, n, count))
 	defer a.Free()
@@ -51,6 +64,7 @@ func potrfWith[T batchlas.Scalar](t *testing.T, q *batchlas.Queue, uplo batchlas
 		t.Fatal(err)
 	}
 	info := must[*batchlas.Info](t)(batchlas.NewInfo(q.Device(), count))
+	defer info.Free()
 	callErr := batchlas.Potrf(q, uplo, a, info, opts...)
 	out := make([]T, len(host))
 	if err := a.Download(q, out); err != nil {
@@ -63,10 +77,7 @@ func potrfWith[T batchlas.Scalar](t *testing.T, q *batchlas.Queue, uplo batchlas
 	if err != nil {
 		t.Fatal(err)
 	}
-	if callErr == nil && slices.ContainsFunc(got, func(v int32) bool { return v != 0 }) {
-		t.Fatalf("info %v for SPD input", got)
-	}
-	return out, callErr
+	return out, got, callErr
 }
 
 // TestRoutePins: pins in code, on the queue and in the environment, and
@@ -202,6 +213,28 @@ func TestRouteEveryOp(t *testing.T) {
 	_ = q.Wait() // the inputs are not all valid for every op; only routing is tested
 }
 
+// potrfPins is every GPU candidate of Potrf, by pin, that takes an order n
+// call of type T and triangle uplo.
+func potrfPins[T batchlas.Scalar](n int, uplo batchlas.Uplo) []string {
+	pins := []string{"native:blocked", "native:tiled", "vendor", "vendor:loop", "native", "auto"}
+	if n <= 32 {
+		pins = append(pins, "native:tiny")
+	}
+	if n > 32 && n <= 160 {
+		pins = append(pins, "native:cta")
+	}
+	if !isComplex[T]() && n > 32 && (n <= 56 || isFloat32[T]() && n <= 64) {
+		pins = append(pins, "native:warp")
+	}
+	if uplo == batchlas.Upper {
+		pins = append(pins, "vendor:transposed")
+	}
+	if !isDouble[T]() && !isComplex[T]() {
+		pins = append(pins, "native:blocked:prec=tf32x3", "native:blocked:panels=tiled:prec=tf32x3", "native:tiled:prec=tf32x3", "native:tiled:occ=4", "native:tiled:occ=4:prec=tf32x3")
+	}
+	return pins
+}
+
 // TestRouteGPUCandidates runs every GPU candidate of Potrf that can take the
 // call, pinned, against the CPU engine.
 func TestRouteGPUCandidates(t *testing.T) {
@@ -217,6 +250,85 @@ func TestRouteGPUCandidates(t *testing.T) {
 	t.Run("complex128", func(t *testing.T) { routeGPU[complex128](t, q, cq) })
 }
 
+// TestRouteGPUInfinitePivot gives every GPU candidate of Potrf a matrix
+// whose diagonal element k is +Inf, between two SPD ones, and requires what
+// the CPU engine gives (LAPACK's rule, which fails only a pivot that is not
+// positive or is NaN): the same statuses, the same elements infinite or NaN,
+// and the finite ones close.
+func TestRouteGPUInfinitePivot(t *testing.T) {
+	gpu, err := batchlas.OpenDevice("cuda")
+	if err != nil {
+		t.Skipf("no GPU: %v", err)
+	}
+	_, cq := cpuQueue(t)
+	q := must[*batchlas.Queue](t)(gpu.NewQueue())
+	defer q.Close()
+	t.Run("float32", func(t *testing.T) { infinitePivot[float32](t, q, cq) })
+	t.Run("float64", func(t *testing.T) { infinitePivot[float64](t, q, cq) })
+	t.Run("complex64", func(t *testing.T) { infinitePivot[complex64](t, q, cq) })
+	t.Run("complex128", func(t *testing.T) { infinitePivot[complex128](t, q, cq) })
+}
+
+func infinitePivot[T batchlas.Scalar](t *testing.T, q, cq *batchlas.Queue) {
+	tol := 1e-4
+	if isDouble[T]() {
+		tol = 1e-12
+	}
+	for _, n := range []int{1, 8, 33, 48, 65, 200} {
+		for _, uplo := range []batchlas.Uplo{batchlas.Lower, batchlas.Upper} {
+			const count = 3
+			k := n / 2
+			host := spdBatch[T](n, count, uint64(n))
+			host[n*n+k*(n+1)] = oracle.FromComplex[T](complex(math.Inf(1), 0))
+			want, wantInfo, err := potrfInfo(t, cq, uplo, n, count, host)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, pin := range potrfPins[T](n, uplo) {
+				got, info, err := potrfInfo(t, q, uplo, n, count, host, batchlas.Route(pin))
+				if err != nil {
+					t.Errorf("n=%d %v %s: %v", n, uplo, pin, err)
+					continue
+				}
+				if !slices.Equal(info, wantInfo) {
+					t.Errorf("n=%d %v %s: info %v, the CPU's %v", n, uplo, pin, info, wantInfo)
+				}
+				if msg := sameSpecials(got, want, n, uplo, tol); msg != "" {
+					t.Errorf("n=%d %v %s: %s", n, uplo, pin, msg)
+				}
+			}
+		}
+	}
+}
+
+// sameSpecials compares the uplo triangles of two batches of n×n matrices:
+// NaN where y is NaN, ±Inf where y is, and elsewhere |x − y| within tol of
+// the largest finite |y|. It describes the first difference, or returns "".
+func sameSpecials[T batchlas.Scalar](x, y []T, n int, uplo batchlas.Uplo, tol float64) string {
+	var size float64
+	for _, v := range y {
+		if c := toC(v); !cmplx.IsNaN(c) && !cmplx.IsInf(c) {
+			size = max(size, cmplx.Abs(c))
+		}
+	}
+	for e := range x {
+		i, j := e%n, e/n%n
+		if uplo == batchlas.Lower && i < j || uplo == batchlas.Upper && i > j {
+			continue
+		}
+		a, b := toC(x[e]), toC(y[e])
+		switch {
+		case cmplx.IsNaN(b) || cmplx.IsInf(b):
+			if !(cmplx.IsNaN(a) && cmplx.IsNaN(b) || a == b) {
+				return fmt.Sprintf("matrix %d element (%d, %d) is %v, the CPU's %v", e/(n*n), i, j, a, b)
+			}
+		case !(cmplx.Abs(a-b) <= tol*size):
+			return fmt.Sprintf("matrix %d element (%d, %d) is %v, the CPU's %v", e/(n*n), i, j, a, b)
+		}
+	}
+	return ""
+}
+
 func routeGPU[T batchlas.Scalar](t *testing.T, q, cq *batchlas.Queue) {
 	tol := 1e-4
 	if isDouble[T]() {
@@ -229,20 +341,7 @@ func routeGPU[T batchlas.Scalar](t *testing.T, q, cq *batchlas.Queue) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			pins := []string{"native:tiny", "native:cta", "native:tiled", "native:blocked", "vendor", "vendor:loop", "native", "auto"}
-			if !isComplex[T]() && n > 32 && (n <= 56 || isFloat32[T]() && n <= 64) {
-				pins = append(pins, "native:warp")
-			}
-			if uplo == batchlas.Upper {
-				pins = append(pins, "vendor:transposed")
-			}
-			if !isDouble[T]() && !isComplex[T]() {
-				pins = append(pins, "native:blocked:prec=tf32x3", "native:blocked:panels=tiled:prec=tf32x3", "native:tiled:prec=tf32x3", "native:tiled:occ=4", "native:tiled:occ=4:prec=tf32x3")
-			}
-			for _, pin := range pins {
-				if pin == "native:tiny" && n > 32 || pin == "native:cta" && (n <= 32 || n > 160) {
-					continue
-				}
+			for _, pin := range potrfPins[T](n, uplo) {
 				got, err := potrfWith(t, q, uplo, n, 33, host, batchlas.Route(pin))
 				if err != nil {
 					t.Errorf("n=%d %v %s: %v", n, uplo, pin, err)

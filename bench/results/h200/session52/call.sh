@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Session 52's call, with build/gpu/s52 carried after build.sh: the checks sessions 47 and 51 prepared and no GPU
 # has run, most wanted first, each step cut to what is left of 570 s. matbatch on the GPU; `batchlas run` against
-# NumPy with the package's own .npy code; lab/ablate.py (chol_tiled by parts: where the Aim's room is);
+# NumPy with the package's own .npy code; every Potrf candidate on a matrix with an infinite pivot against the CPU
+# (TestRouteGPUInfinitePivot; and TestRouteGPUCandidates, whose pins it now shares); lab/ablate.py (chol_tiled by parts: where the Aim's room is);
 # TestStatusesWritten's Posv cases on the guard build (must FAIL); TestPosvOverhead (Posv with and without the info
 # memset); session 46's warp.cu cleanups (TestWarpKernelResources, TestPosvSplit); blocked driver at n = 32768 with
 # and without tiled panels; posv's TestPosv with what is left. Run with timeout_s 600. Logs in $OUT/logs.tgz.
@@ -22,6 +23,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv > $
 cp $B/commit $L/commit.txt
 step matbatch 60 $R/matbatch $B/matbatch.test -test.v
 step run-numpy 90 $R python3 scripts/run-numpy-check $B/batchlas -device cuda
+step infpivot 90 $R $B/root.test -test.v -test.run '^(TestRouteGPUInfinitePivot|TestRouteGPUCandidates)$'
 step ablate 200 $R python3 bench/results/h200/session47/lab/ablate.py
 step statuses-guard 60 $R $B/root-guard.test -test.v -test.run '^TestStatusesWritten$/^Posv/'
 step posv-overhead 60 $R $B/root.test -test.v -test.run '^TestPosvOverhead$' -overhead
@@ -30,7 +32,8 @@ step tiledpanels-32768 90 $R/internal/gpu/cholblocked $B/cholblocked.test -test.
   -blocked.cases 32768x1 -blocked.tiledpanels -blocked.arms 3xTF32,3xTF32+tiledpanels
 step posv 300 $R/internal/gpu/posv $B/posv.test -test.v -test.run '^(TestArguments|TestPosv|TestConformance)$'
 cat $L/stages.txt; grep -H "^rc " $L/*.log
-grep -hE "^(--- FAIL|FAIL|ok|PASS)|no GPU" $L/matbatch.log $L/statuses-guard.log $L/warp.log $L/posv.log | sort | uniq -c | head -20
+grep -hE "^(--- FAIL|FAIL|ok|PASS)|no GPU" $L/matbatch.log $L/infpivot.log $L/statuses-guard.log $L/warp.log $L/posv.log | sort | uniq -c | head -20
+grep -E "^ +route_test.go" $L/infpivot.log | head -30
 grep -c "^ok " $L/run-numpy.log; grep "^FAIL" $L/run-numpy.log | head
 tail -25 $L/ablate.log
 grep -h "µs per call" $L/posv-overhead.log
