@@ -24,6 +24,7 @@ cp $B/commit $L/commit.txt
 step matbatch 60 $R/matbatch $B/matbatch.test -test.v
 step run-numpy 90 $R python3 scripts/run-numpy-check $B/batchlas -device cuda
 step infpivot 90 $R $B/root.test -test.v -test.run '^(TestRouteGPUInfinitePivot|TestRouteGPUCandidates)$'
+step infpivot-nanonly 60 $R $B/root-nanonly.test -test.v -test.run '^TestRouteGPUInfinitePivot$'
 step ablate 200 $R python3 bench/results/h200/session47/lab/ablate.py
 step statuses-guard 60 $R $B/root-guard.test -test.v -test.run '^TestStatusesWritten$/^Posv/'
 step posv-overhead 60 $R $B/root.test -test.v -test.run '^TestPosvOverhead$' -overhead
@@ -34,6 +35,7 @@ step posv 300 $R/internal/gpu/posv $B/posv.test -test.v -test.run '^(TestArgumen
 cat $L/stages.txt; grep -H "^rc " $L/*.log
 grep -hE "^(--- FAIL|FAIL|ok|PASS)|no GPU" $L/matbatch.log $L/infpivot.log $L/statuses-guard.log $L/warp.log $L/posv.log | sort | uniq -c | head -20
 grep -E "^ +route_test.go" $L/infpivot.log | head -30
+grep -E "^ +route_test.go" $L/infpivot-nanonly.log | head -20
 grep -c "^ok " $L/run-numpy.log; grep "^FAIL" $L/run-numpy.log | head
 tail -25 $L/ablate.log
 grep -h "µs per call" $L/posv-overhead.log
