@@ -5,7 +5,7 @@
 # (TestRouteGPUInfinitePivot; and TestRouteGPUCandidates, whose pins it now shares); lab/ablate.py (chol_tiled by parts: where the Aim's room is);
 # TestStatusesWritten's Posv cases on the guard build (must FAIL); TestPosvOverhead (Posv with and without the info
 # memset); session 46's warp.cu cleanups (TestWarpKernelResources, TestPosvSplit); blocked driver at n = 32768 with
-# and without tiled panels. Run with timeout_s 600. Logs in $OUT/logs.tgz.
+# and without tiled panels; the posv table's float32 Lower rows n = 48, 64 at 16,384 and 65,536 systems. Run with timeout_s 600. Logs in $OUT/logs.tgz.
 R=$PWD
 export XDG_CACHE_HOME=$R/build/kcache
 L=$OUT/logs; mkdir -p $L
@@ -31,6 +31,10 @@ step posv-overhead 60 $R $B/root.test -test.v -test.run '^TestPosvOverhead$' -ov
 step warp 60 $R/internal/gpu/potrf $B/potrf.test -test.v -test.run '^(TestWarpKernelResources|TestPosvSplit)$'
 step tiledpanels-32768 90 $R/internal/gpu/cholblocked $B/cholblocked.test -test.v -test.run '^TestTiming$' \
   -blocked.cases 32768x1 -blocked.tiledpanels -blocked.arms 3xTF32,3xTF32+tiledpanels
+# The posv table's float32 Lower rows n = 48 and 64 at saturating batch, now that Posv makes no info memset (the
+# issue's 5×: Lower n = 64, 16 right-hand sides, 16,384 systems stood at 4.999×).
+step tune-posv 120 $R $B/batchlas tune posv --device cuda --dtype float32 --n 48,64 --uplo L --nrhs 1,4,16 \
+  --batch 16384,65536 --max-mib 1024 --out $L/tuned --time 20ms --count 3
 cat $L/stages.txt; grep -H "^rc " $L/*.log
 grep -hE "^(--- FAIL|FAIL|ok|PASS)|no GPU" $L/matbatch.log $L/infpivot.log $L/statuses-guard.log $L/warp.log | sort | uniq -c | head -20
 grep -E "^ +route_test.go" $L/infpivot.log | head -30
@@ -39,3 +43,4 @@ grep -c "^ok " $L/run-numpy.log; grep "^FAIL" $L/run-numpy.log | head
 tail -25 $L/ablate.log
 grep -h "µs per call" $L/posv-overhead.log
 grep -A8 'µs (median)' $L/tiledpanels-32768.log | head -12
+tail -20 $L/tune-posv.log
