@@ -235,16 +235,24 @@ func potrfPins[T batchlas.Scalar](n int, uplo batchlas.Uplo) []string {
 	return pins
 }
 
-// TestRouteGPUCandidates runs every GPU candidate of Potrf that can take the
-// call, pinned, against the CPU engine.
-func TestRouteGPUCandidates(t *testing.T) {
-	gpu, err := batchlas.OpenDevice("cuda")
+// gpuAndCPUQueues opens a queue on the first GPU, closed when t ends, and
+// one on the CPU, or skips t with the reason there is no GPU.
+func gpuAndCPUQueues(t *testing.T) (gpu, cpu *batchlas.Queue) {
+	t.Helper()
+	dev, err := batchlas.OpenDevice("cuda")
 	if err != nil {
 		t.Skipf("no GPU: %v", err)
 	}
-	_, cq := cpuQueue(t)
-	q := must[*batchlas.Queue](t)(gpu.NewQueue())
-	defer q.Close()
+	_, cpu = cpuQueue(t)
+	gpu = must[*batchlas.Queue](t)(dev.NewQueue())
+	t.Cleanup(func() { gpu.Close() })
+	return gpu, cpu
+}
+
+// TestRouteGPUCandidates runs every GPU candidate of Potrf that can take the
+// call, pinned, against the CPU engine.
+func TestRouteGPUCandidates(t *testing.T) {
+	q, cq := gpuAndCPUQueues(t)
 	t.Run("float32", func(t *testing.T) { routeGPU[float32](t, q, cq) })
 	t.Run("float64", func(t *testing.T) { routeGPU[float64](t, q, cq) })
 	t.Run("complex128", func(t *testing.T) { routeGPU[complex128](t, q, cq) })
@@ -256,13 +264,7 @@ func TestRouteGPUCandidates(t *testing.T) {
 // positive or is NaN): the same statuses, the same elements infinite or NaN,
 // and the finite ones close.
 func TestRouteGPUInfinitePivot(t *testing.T) {
-	gpu, err := batchlas.OpenDevice("cuda")
-	if err != nil {
-		t.Skipf("no GPU: %v", err)
-	}
-	_, cq := cpuQueue(t)
-	q := must[*batchlas.Queue](t)(gpu.NewQueue())
-	defer q.Close()
+	q, cq := gpuAndCPUQueues(t)
 	t.Run("float32", func(t *testing.T) { infinitePivot[float32](t, q, cq) })
 	t.Run("float64", func(t *testing.T) { infinitePivot[float64](t, q, cq) })
 	t.Run("complex64", func(t *testing.T) { infinitePivot[complex64](t, q, cq) })
@@ -399,13 +401,7 @@ func isDouble[T batchlas.Scalar]() bool {
 
 // TestRouteGPUPosv runs Posv's GPU candidates, pinned, against the CPU.
 func TestRouteGPUPosv(t *testing.T) {
-	gpu, err := batchlas.OpenDevice("cuda")
-	if err != nil {
-		t.Skipf("no GPU: %v", err)
-	}
-	_, cq := cpuQueue(t)
-	q := must[*batchlas.Queue](t)(gpu.NewQueue())
-	defer q.Close()
+	q, cq := gpuAndCPUQueues(t)
 	t.Run("float64", func(t *testing.T) { routePosv[float64](t, q, cq) })
 	t.Run("complex64", func(t *testing.T) { routePosv[complex64](t, q, cq) })
 }
