@@ -3,6 +3,7 @@ package cpu
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/batchlas/batchlas/internal/core"
@@ -120,6 +121,7 @@ func benchTrsm1[T core.Scalar](b *testing.B, n int, ref func(a, b []T)) {
 	arm("batchlas", func() { trsm1(core.Left, core.Lower, core.NoTrans, core.NonUnit, n, n, 1, a, n, work, n) })
 	// Lᵀ·X = B: the backward solve (solveLeftUpper), a Cholesky solve's second half.
 	arm("batchlas-trans", func() { trsm1(core.Left, core.Lower, core.Trans, core.NonUnit, n, n, 1, a, n, work, n) })
+	arm("batchlas-right", func() { trsm1(core.Right, core.Lower, core.Trans, core.NonUnit, n, n, 1, a, n, work, n) })
 	arm("gonum", func() { ref(a, work) })
 }
 
@@ -164,4 +166,43 @@ func benchSyrk1[T core.Scalar](b *testing.B, n int, ref func(a, c []T)) {
 		}
 		report(b, cpu0)
 	})
+}
+
+// BenchmarkSolveRight times the Right solves of one diagonal block, B·T⁻¹
+// with T nb×nb and B m×nb, in the transposed FMA form (solveRightUpper,
+// where it applies) against the axpy form, to place solveRightMinRows and
+// solveFMAMin.
+func BenchmarkSolveRight(b *testing.B) {
+	for _, nb := range []int{12, 16, 20, 24, 28, 32} {
+		for _, m := range []int{4, 8, 16, 32, 128} {
+			rng := rand.New(rand.NewPCG(uint64(nb), uint64(m)))
+			t := make([]float64, nb*nb)
+			for i := range t {
+				t[i] = randT[float64](rng) / float64(nb)
+			}
+			for j := range nb {
+				t[j*nb+j] = 1 / (1 + randT[float64](rng)*randT[float64](rng))
+			}
+			bb := make([]float64, m*nb)
+			for i := range bb {
+				bb[i] = randT[float64](rng)
+			}
+			work := slices.Clone(bb)
+			for _, arm := range []struct {
+				name  string
+				solve func(m, nb int, t, b []float64, ldb int)
+			}{{"fma", solveRightUpper[float64]}, {"axpy", solveRightUpperAxpy[float64]}} {
+				b.Run(fmt.Sprintf("nb=%d/m=%d/arm=%s", nb, m, arm.name), func(b *testing.B) {
+					i := 0
+					for b.Loop() {
+						if i++; i%16 == 0 {
+							copy(work, bb)
+						}
+						arm.solve(m, nb, t, work, m)
+					}
+					b.ReportMetric(float64(m*nb*nb)/float64(b.Elapsed().Nanoseconds())*float64(b.N), "GFLOP/s")
+				})
+			}
+		}
+	}
 }

@@ -851,3 +851,77 @@ func testTrsmInfinite[T core.Scalar](t *testing.T) {
 		}
 	}
 }
+
+// TestSolveRightFMA checks the transposed Right solves against the axpy
+// form they replace: close on finite inputs at block orders and row counts
+// on both sides of their thresholds (leading dimension above the rows), and
+// identical, NaNs in the same places, where B holds an infinity or T one
+// off the diagonal, which the axpy form's skipping of T's zeros treats
+// differently from a product.
+func TestSolveRightFMA(t *testing.T) {
+	if !simdFMA {
+		t.Skip("no AVX2+FMA: the axpy form is the only one")
+	}
+	t.Run("float32", testSolveRightFMA[float32])
+	t.Run("float64", testSolveRightFMA[float64])
+}
+
+func testSolveRightFMA[T float32 | float64](t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 2))
+	tol := 64 * core.Eps[T]()
+	for _, upper := range []bool{true, false} {
+		solve, axpyForm := solveRightLower[T], solveRightLowerAxpy[T]
+		if upper {
+			solve, axpyForm = solveRightUpper[T], solveRightUpperAxpy[T]
+		}
+		for _, nb := range []int{solveRightMinOrder - 1, solveRightMinOrder, 25, 31, 32} {
+			for _, m := range []int{solveRightMinRows - 1, solveRightMinRows, 9, 33} {
+				tri := make([]T, nb*nb)
+				for j := range nb {
+					for i := range nb {
+						tri[j*nb+i] = randT[T](rng) / T(nb)
+					}
+					tri[j*nb+j] = 1 / (1 + randT[T](rng)*randT[T](rng))
+				}
+				ldb := m + 3
+				for _, special := range []string{"", "inf in B", "inf in T"} {
+					b := make([]T, ldb*nb)
+					for i := range b {
+						b[i] = randT[T](rng)
+					}
+					tr := slices.Clone(tri)
+					switch special {
+					case "inf in B":
+						b[2*ldb+m-1] = T(math.Inf(1))
+						for i := range nb { // T's zeros in B's column 2's row of T: the axpy form skips them
+							tr[i*nb+2], tr[2*nb+i] = 0, 0
+						}
+						tr[2*nb+2] = 1
+					case "inf in T": // an infinite unknown from T(1, 3) or T(3, 1), then zeros of T it meets
+						for i := range nb {
+							for _, k := range []int{1, 3} {
+								if i != k {
+									tr[i*nb+k], tr[k*nb+i] = 0, 0
+								}
+							}
+						}
+						tr[3*nb+1], tr[1*nb+3] = T(math.Inf(-1)), T(math.Inf(-1))
+					}
+					got, want := slices.Clone(b), slices.Clone(b)
+					solve(m, nb, tr, got, ldb)
+					axpyForm(m, nb, tr, want, ldb)
+					name := fmt.Sprintf("upper=%v nb=%d m=%d %s", upper, nb, m, special)
+					for k := range got {
+						g, w := float64(got[k]), float64(want[k])
+						if special != "" && !(g == w || math.IsNaN(g) && math.IsNaN(w)) {
+							t.Fatalf("%s: B[%d] = %v, the axpy form's %v", name, k, g, w)
+						}
+						if special == "" && !(math.Abs(g-w) <= float64(tol)*(1+math.Abs(w))) {
+							t.Fatalf("%s: B[%d] = %v, the axpy form's %v", name, k, g, w)
+						}
+					}
+				}
+			}
+		}
+	}
+}
