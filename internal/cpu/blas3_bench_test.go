@@ -171,7 +171,7 @@ func benchSyrk1[T core.Scalar](b *testing.B, n int, ref func(a, c []T)) {
 // BenchmarkSolveRight times the Right solves of one diagonal block, B·T⁻¹
 // with T nb×nb and B m×nb, in the transposed FMA form (solveRightUpper,
 // where it applies) against the axpy form, to place solveRightMinRows and
-// solveFMAMin.
+// solveRightMinOrder (set both to 1 to time the FMA form everywhere).
 func BenchmarkSolveRight(b *testing.B) {
 	for _, nb := range []int{12, 16, 20, 24, 28, 32} {
 		for _, m := range []int{4, 8, 16, 32, 128} {

@@ -893,7 +893,7 @@ func testSolveRightFMA[T float32 | float64](t *testing.T) {
 					switch special {
 					case "inf in B":
 						b[2*ldb+m-1] = T(math.Inf(1))
-						for i := range nb { // T's zeros in B's column 2's row of T: the axpy form skips them
+						for i := range nb { // zeros in row and column 2 of T: the axpy form skips them for X's infinite column 2
 							tr[i*nb+2], tr[2*nb+i] = 0, 0
 						}
 						tr[2*nb+2] = 1
