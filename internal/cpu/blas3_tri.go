@@ -262,69 +262,68 @@ func solveRightLowerAxpy[T core.Scalar](m, nb int, t []T, b []T, ldb int) {
 }
 
 // solveRightMinRows and solveRightMinOrder are the fewest rows of B and the
-// smallest order of T that solveRightFMA takes: it copies B twice, which
+// smallest order of T that solveRightFMA takes: it copies B and T, which
 // short solves do not repay. float64, one diagonal block on one core,
-// against the axpy form (BenchmarkSolveRight, both thresholds at 1;
-// bench/results/cpu/trsm-right.txt): order 32 at 4, 8 and 128 rows 1.4×,
-// 1.5× and 1.7× faster; order 24 1.2×, 1.2×, 1.3×; 20 even; 12 and 16
-// slower by up to 1.6× (the kernel's four-row steps leave short columns
-// below them). Fewer than 4 rows were not timed.
+// against the axpy form (BenchmarkSolveRight with both thresholds at 1,
+// bench/cpu-trsm-right.sh; bench/results/cpu/trsm-right.txt): order 32 at
+// 4, 8 and 128 rows 1.3×, 1.35× and 1.6× faster; order 24 1.0×, 1.1×,
+// 1.3×; 20 even; 12 and 16 slower by up to 1.6× (the kernel's four-row
+// steps leave short columns below them). Fewer than 4 rows were not timed.
 const (
 	solveRightMinRows  = 4
 	solveRightMinOrder = 24
 )
 
-// solveRightFMA solves X·T = B for the m×nb B (T upper when upper) as the
-// left solve Tᵀ·Xᵀ = Bᵀ, on transposed copies, where the AVX2+FMA kernels
-// run (solveLeftLowerFMA, and solveReversed for the backward solve): the
-// axpy form works a column of B at a time against one element of T, the
-// kernel four rows of Bᵀ at once. It reports false, doing nothing, where
-// the copies would not pay or where the results could differ from the axpy
-// form's: that form skips a zero element of T, as reference BLAS does, so
-// an infinite or NaN element of B times a zero of T makes no NaN there; it
-// takes only a T finite off the diagonal and a finite B.
+// solveRightFMA solves X·T = B for the m×nb B (T upper when upper) as a
+// forward solve by solveLeftLowerFMA, on copies: Tᵀ·Xᵀ = Bᵀ for upper T,
+// and for lower T the same with the order of the unknowns reversed, J·Tᵀ·J
+// (lower) times J·Xᵀ = J·Bᵀ (J reverses the order, as in solveReversed).
+// The axpy form works a column of B at a time against one element of T, the
+// kernel four rows of the copy at once. It reports false, doing nothing,
+// where the copies would not pay or where the results could differ from the
+// axpy form's: that form skips a zero element of T, as reference BLAS does,
+// so an infinite or NaN element of B times a zero of T makes no NaN there;
+// it takes only a T finite off the diagonal and a finite B.
 func solveRightFMA[T core.Scalar](upper bool, m, nb int, t []T, b []T, ldb int) bool {
 	if !simdFMA || nb < solveRightMinOrder || m < solveRightMinRows || core.IsComplex[T]() {
 		return false
 	}
+	// Row r of the copies is row src(r) = r0 + step·r of Tᵀ and Bᵀ:
+	// L(i, j) = T(src(j), src(i)), C(r, i) = B(i, src(r)).
+	r0, step := 0, 1
+	if !upper {
+		r0, step = nb-1, -1
+	}
+	src := func(r int) int { return r0 + step*r }
 	tBuf := getScratch[T](nb * nb)
 	defer putScratch(tBuf)
-	tt := (*tBuf)[:nb*nb]
+	l := (*tBuf)[:nb*nb]
 	var acc T
 	for j := range nb {
-		tt[j*nb+j] = t[j*nb+j]
-		for i := j + 1; i < nb; i++ {
-			// Tᵀ(i, j) = T(j, i): below the diagonal for upper T, above for lower.
-			if upper {
-				tt[j*nb+i] = t[i*nb+j]
-				acc += tt[j*nb+i] * 0
-			} else {
-				tt[i*nb+j] = t[j*nb+i]
-				acc += tt[i*nb+j] * 0
+		for i := j; i < nb; i++ {
+			l[j*nb+i] = t[src(i)*nb+src(j)]
+			if i > j {
+				acc += l[j*nb+i] * 0
 			}
 		}
 	}
 	bBuf := getScratch[T](nb * m)
 	defer putScratch(bBuf)
-	bt := (*bBuf)[:nb*m]
-	for j := range nb {
-		for i, v := range b[j*ldb : j*ldb+m] {
-			bt[i*nb+j] = v
+	c := (*bBuf)[:nb*m]
+	for r := range nb {
+		for i, v := range b[src(r)*ldb : src(r)*ldb+m] {
+			c[i*nb+r] = v
 			acc += v * 0
 		}
 	}
 	if acc != 0 { // NaN: an element of B or one of T off the diagonal is not finite
 		return false
 	}
-	if upper {
-		solveLeftLowerFMA(nb, m, tt, bt, nb)
-	} else if !solveReversed(nb, m, tt, bt, nb) {
-		panic("cpu: solveReversed refused a finite triangle")
-	}
-	for j := range nb {
-		col := b[j*ldb : j*ldb+m]
+	solveLeftLowerFMA(nb, m, l, c, nb)
+	for r := range nb {
+		col := b[src(r)*ldb : src(r)*ldb+m]
 		for i := range col {
-			col[i] = bt[i*nb+j]
+			col[i] = c[i*nb+r]
 		}
 	}
 	return true

@@ -53,18 +53,24 @@ func luGer4Ptr[R float32 | float64](y *R, ldy, ncols, rows int, l *[4]*R) {
 
 // gemmTile8x4F64 is gemmTileGo behind the assembly kernel's signature.
 func gemmTile8x4F64(kc int, a0, a1, b0, b1 *float64, acc *[32]float64) {
-	gemmTileGo(kc, [][]float64{unsafe.Slice(a0, 4*kc), unsafe.Slice(a1, 4*kc)},
-		unsafe.Slice(b0, 2*kc), unsafe.Slice(b1, 2*kc), acc[:])
+	gemmTilePtr(kc, []*float64{a0, a1}, b0, b1, acc[:])
 }
 
 // gemmTile8x4F32 is gemmTile8x4F64 for float32.
 func gemmTile8x4F32(kc int, a0, a1, b0, b1 *float32, acc *[32]float32) {
-	gemmTileGo(kc, [][]float32{unsafe.Slice(a0, 4*kc), unsafe.Slice(a1, 4*kc)},
-		unsafe.Slice(b0, 2*kc), unsafe.Slice(b1, 2*kc), acc[:])
+	gemmTilePtr(kc, []*float32{a0, a1}, b0, b1, acc[:])
 }
 
-// gemmTile16x4F32 is gemmTileGo behind the assembly kernel's signature.
+// gemmTile16x4F32 is gemmTile8x4F32 with four A panels.
 func gemmTile16x4F32(kc int, a0, a1, a2, a3, b0, b1 *float32, acc *[64]float32) {
-	gemmTileGo(kc, [][]float32{unsafe.Slice(a0, 4*kc), unsafe.Slice(a1, 4*kc), unsafe.Slice(a2, 4*kc), unsafe.Slice(a3, 4*kc)},
-		unsafe.Slice(b0, 2*kc), unsafe.Slice(b1, 2*kc), acc[:])
+	gemmTilePtr(kc, []*float32{a0, a1, a2, a3}, b0, b1, acc[:])
+}
+
+// gemmTilePtr is gemmTileGo on panels given by their first elements.
+func gemmTilePtr[R float32 | float64](kc int, a []*R, b0, b1 *R, acc []R) {
+	var panels [4][]R
+	for i, p := range a {
+		panels[i] = unsafe.Slice(p, 4*kc)
+	}
+	gemmTileGo(kc, panels[:len(a)], unsafe.Slice(b0, 2*kc), unsafe.Slice(b1, 2*kc), acc)
 }
