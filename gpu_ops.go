@@ -390,11 +390,19 @@ func lookAhead(dt cuda.DType, n, count int, opt cholblocked.Options) bool {
 // for a few large matrices the single-matrix routine beats the batched one
 // (perf-anchors §2 on the H200: n = 2048, 2 matrices: 1516 µs looped
 // against 4007 batched).
+//
+// Unlike LAPACK, Xpotrf does not factor a matrix with a +Inf pivot k: it
+// leaves NaN at L(k, k), so the matrix is reported failed where the CPU and
+// the native tiers give info 0 and L(k, k) = +Inf: at k + 1 by the fix-up,
+// or at a later minor Xpotrf itself names (on an H100, session 53: n = 65
+// and k = 32, info 65; n = 200 and k = 100, info 129). Every path that
+// factors one matrix with Xpotrf shares it, vendor and vendor:transposed
+// at one matrix too (TestRouteGPUInfinitePivot).
 func vendorPotrfLoop[T Scalar](q *Queue, uplo Uplo, a *Batch[T], st cuda.DevicePtr) error {
 	if err := xpotrfEach[T](q, uplo, a.rows, a.devPtr(), a.ld, int64(a.stride), a.count, st); err != nil {
 		return err
 	}
-	return fixup.NonfiniteInfo[T](q.gpu.stream, a.fixupLayout(), a.rows, a.count, st)
+	return fixup.NaNInfo[T](q.gpu.stream, a.fixupLayout(), a.rows, a.count, st)
 }
 
 // xpotrfEach factors count n×n matrices with one cuSOLVER Xpotrf call each,
@@ -449,7 +457,7 @@ func vendorPotrfTransposed[T Scalar](q *Queue, uplo Uplo, a *Batch[T], st cuda.D
 	if err != nil {
 		return err
 	}
-	if err := fixup.NonfiniteInfo[T](q.gpu.stream, lower.layout(), n, a.count, st); err != nil {
+	if err := fixup.NaNInfo[T](q.gpu.stream, lower.layout(), n, a.count, st); err != nil {
 		return err
 	}
 	return cuda.TransposeMatrices[T](q.gpu.stream, cuda.MatrixTranspose{Rows: n, Cols: n, Count: a.count,
@@ -489,7 +497,7 @@ func vendorPotrf[T Scalar](q *Queue, uplo Uplo, a *Batch[T], st cuda.DevicePtr) 
 		if err := cuda.PotrfBatched[T](sv, uplo, a.rows, pa, a.ld, st, a.count); err != nil {
 			return err
 		}
-		return fixup.NonfiniteInfo[T](q.gpu.stream, a.fixupLayout(), a.rows, a.count, st)
+		return fixup.NaNInfo[T](q.gpu.stream, a.fixupLayout(), a.rows, a.count, st)
 	}
 	// The batched call with Upper writes the strict lower triangle too
 	// (seen on cuSOLVER 12.0.4, H200); LAPACK leaves it alone, so keep a copy.
@@ -506,7 +514,7 @@ func vendorPotrf[T Scalar](q *Queue, uplo Uplo, a *Batch[T], st cuda.DevicePtr) 
 	if err := cuda.PotrfBatched[T](sv, uplo, a.rows, pa, a.ld, st, a.count); err != nil {
 		return err
 	}
-	if err := fixup.NonfiniteInfo[T](q.gpu.stream, a.fixupLayout(), a.rows, a.count, st); err != nil {
+	if err := fixup.NaNInfo[T](q.gpu.stream, a.fixupLayout(), a.rows, a.count, st); err != nil {
 		return err
 	}
 	return keep(lower.layout(), a.fixupLayout())

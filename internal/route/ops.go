@@ -185,7 +185,7 @@ func tiledCanRun(opt cholblocked.TiledOptions) func(Call) error {
 // look-ahead, 22.9 ms against 24.0 (Lower, session 21 call 5). A ceiling of
 // its own keeps the table's rows below it from choosing it for orders not
 // timed: n = 32768 was not.
-const maxTiledPanelsN = 16384
+const maxTiledPanelsN = 32768
 
 // tiledPanelsCanRun accepts calls the blocked driver takes with tiled
 // panels and split-TF32 products: float32 up to maxTiledPanelsN.

@@ -11,12 +11,17 @@
 // residue there (x·conj(x) computed with a fused multiply-add is not exactly
 // real), and LAPACK's herk defines the diagonal as real.
 //
-// nonfinite_info sets info[m] = j + 1 for the first diagonal element j of a
-// factor that is NaN or infinite, where info[m] is still 0: cuSOLVER's
-// Cholesky reports only non-positive pivots, and a NaN in the input spreads
-// to every diagonal element from its row on, so the first non-finite one is
-// the failing leading minor LAPACK's rule names.
-//
+// nan_info sets info[m] = j + 1 for the first diagonal element j of a factor
+// that is NaN, where info[m] is still 0: cuSOLVER's Cholesky reports only
+// non-positive pivots, and a NaN in the input spreads to every diagonal
+// element from its row on, so the first NaN is the failing leading minor
+// LAPACK's rule names. An infinite diagonal element is not a failure: LAPACK
+// takes a +Inf pivot as positive (info 0, L(k, k) = +Inf, zeros below it),
+// cuSOLVER's batched call gives the same factor, and a -Inf pivot or an
+// infinite product past it shows as a non-positive or NaN pivot cuSOLVER or
+// this pass reports (session 53 on an H100: flagging +Inf here had the
+// vendor arms fail matrices the CPU and the native tiers factor).
+
 // cast_part converts the lower (or upper) triangle of k n×n matrices
 // between float and double: matrix s of dst gets matrix s of src, where a
 // non-null index maps s to a batch index on that side (a gather from src or
@@ -65,13 +70,13 @@ __global__ void real_diagonal(R* c, long long ld, long long stride, int n, int c
 
 // One thread per matrix: the scan is n loads, far less than the factorization.
 template <typename R, int STRIDE_R>
-__global__ void nonfinite_info(const R* a, long long ld, long long stride, int n, int count, int* info) {
+__global__ void nan_info(const R* a, long long ld, long long stride, int n, int count, int* info) {
     const int m = blockIdx.x * blockDim.x + threadIdx.x;
     if (m >= count || info[m] != 0) return;
     for (int j = 0; j < n; ++j) {
         const R* d = a + STRIDE_R * (m * stride + j * ld + j);
-        bool bad = !isfinite(d[0]);
-        if (STRIDE_R == 2) bad = bad || !isfinite(d[1]);
+        bool bad = isnan(d[0]);
+        if (STRIDE_R == 2) bad = bad || isnan(d[1]);
         if (bad) {
             info[m] = j + 1;
             return;

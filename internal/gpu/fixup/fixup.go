@@ -30,10 +30,10 @@ var names = []string{
 	"restore_failed<bits128>",
 	"real_diagonal<float>",
 	"real_diagonal<double>",
-	"nonfinite_info<float, 1>",
-	"nonfinite_info<double, 1>",
-	"nonfinite_info<float, 2>",
-	"nonfinite_info<double, 2>",
+	"nan_info<float, 1>",
+	"nan_info<double, 1>",
+	"nan_info<float, 2>",
+	"nan_info<double, 2>",
 	"cast_part<float, double>",
 	"cast_part<double, float>",
 	"scatter_info",
@@ -113,9 +113,10 @@ func RealDiagonal[T core.Scalar](s *cuda.Stream, c Layout, n, count int) error {
 	return cuda.LaunchArgs(s, k, g, b, 0, &a)
 }
 
-// NonfiniteInfo queues, on s, info[m] = j + 1 for the first diagonal element
-// j of matrix m of a that is NaN or infinite, for every m whose info is 0.
-func NonfiniteInfo[T core.Scalar](s *cuda.Stream, a Layout, n, count int, info cuda.DevicePtr) error {
+// NaNInfo queues, on s, info[m] = j + 1 for the first diagonal element j
+// of matrix m of a that is NaN, for every m whose info is 0 (an infinite
+// one is not a failure: fixup.cu's comment).
+func NaNInfo[T core.Scalar](s *cuda.Stream, a Layout, n, count int, info cuda.DevicePtr) error {
 	if n == 0 || count == 0 {
 		return nil
 	}
