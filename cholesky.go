@@ -18,8 +18,8 @@ import (
 // An infinite pivot is positive, as in LAPACK: info 0, +Inf on the diagonal
 // of the factor and zeros below (or right of) it. The one exception is
 // cuSOLVER's single-matrix routine, which the vendor candidates use for one
-// matrix (and vendor:loop for each): it leaves a NaN there, and the matrix is
-// reported failed at that minor or a later one.
+// matrix (and vendor:loop for each): it may leave a NaN there, and then the
+// matrix is reported failed at that minor or a later one.
 //
 // On a GPU, a float32 call routed to the blocked driver with tensor-core
 // products waits for its statuses before it returns, and factors every

@@ -391,13 +391,14 @@ func lookAhead(dt cuda.DType, n, count int, opt cholblocked.Options) bool {
 // (perf-anchors §2 on the H200: n = 2048, 2 matrices: 1516 µs looped
 // against 4007 batched).
 //
-// Unlike LAPACK, Xpotrf does not factor a matrix with a +Inf pivot k: it
-// leaves NaN at L(k, k), so the matrix is reported failed where the CPU and
-// the native tiers give info 0 and L(k, k) = +Inf: at k + 1 by the fix-up,
+// Unlike LAPACK, Xpotrf does not always factor a matrix with a +Inf pivot
+// k: Lower (all four types) leaves NaN at L(k, k), complex Upper from
+// n = 33 NaN beside it, so the matrix is reported failed where the CPU and
+// the native tiers give info 0 and +Inf at (k, k): at k + 1 by the fix-up,
 // or at a later minor Xpotrf itself names (on an H100, session 53: n = 65
 // and k = 32, info 65; n = 200 and k = 100, info 129). Every path that
 // factors one matrix with Xpotrf shares it, vendor and vendor:transposed
-// at one matrix too (TestRouteGPUInfinitePivot).
+// (which factors Lower) at one matrix too (TestRouteGPUInfinitePivot).
 func vendorPotrfLoop[T Scalar](q *Queue, uplo Uplo, a *Batch[T], st cuda.DevicePtr) error {
 	if err := xpotrfEach[T](q, uplo, a.rows, a.devPtr(), a.ld, int64(a.stride), a.count, st); err != nil {
 		return err

@@ -264,8 +264,9 @@ func TestRouteGPUCandidates(t *testing.T) {
 // pivot that is not positive or is NaN): the same statuses, the same
 // elements infinite or NaN, and the finite ones close. cuSOLVER's
 // single-matrix Xpotrf is the exception (vendorPotrfLoop's comment): where
-// a pin factors the matrix with it, the matrix must be reported failed past
-// its pivot, never factored with a NaN and info 0.
+// a pin factors the matrix with it, the matrix may instead be reported
+// failed past its pivot (on an H100 it was for Lower, all four types, and
+// complex Upper from n = 33), but not factored with a NaN and info 0.
 func TestRouteGPUInfinitePivot(t *testing.T) {
 	q, cq := gpuAndCPUQueues(t)
 	t.Run("float32", func(t *testing.T) { infinitePivot[float32](t, q, cq) })
@@ -305,9 +306,9 @@ func infinitePivot[T batchlas.Scalar](t *testing.T, q, cq *batchlas.Queue) {
 						continue
 					}
 					for m := range count {
-						if m == batch.inf && factorsAlone(pin, count) {
+						if m == batch.inf && factorsAlone(pin, count) && info[m] != 0 {
 							if info[m] <= int32(k) {
-								t.Errorf("%s: matrix %d info %d, want a failure past its pivot %d (Xpotrf)", name, m, info[m], k+1)
+								t.Errorf("%s: matrix %d info %d, want 0 or a failure past its pivot %d (Xpotrf)", name, m, info[m], k+1)
 							}
 							continue
 						}
