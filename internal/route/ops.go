@@ -182,9 +182,12 @@ func tiledCanRun(opt cholblocked.TiledOptions) func(Call) error {
 // (session 12, TestTiming, three processes), which it does not gain from
 // (package cholblocked's doc); since session 19's and 20's panel kernels,
 // with panels of 512 columns (cholblocked.WideTiledPanelsFrom) and no
-// look-ahead, 22.9 ms against 24.0 (Lower, session 21 call 5). A ceiling of
-// its own keeps the table's rows below it from choosing it for orders not
-// timed: n = 32768 was not.
+// look-ahead, 22.9 ms against 24.0 (Lower, session 21 call 5). Past 16384
+// it was timed on an H100 only (session 53, the suite's inputs, Upper, one
+// matrix, against native:blocked:prec=tf32x3 with look-ahead): n = 16384
+// 23.6 ms against 28.7, 24576 63.8 against 71.1, 32768 137.1 against
+// 146.7 (cuSOLVER 294.3). A ceiling of its own keeps the table's rows
+// below it from choosing it for orders not timed.
 const maxTiledPanelsN = 32768
 
 // tiledPanelsCanRun accepts calls the blocked driver takes with tiled
