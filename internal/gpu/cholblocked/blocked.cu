@@ -31,10 +31,13 @@ template <bool UPPER> __device__ __forceinline__ long long nat(long long r, long
 // held in shared memory, L11·L11ᴴ = s_a (lower part, real diagonal,
 // identity outside w×w): L11 over s_a, X = L11⁻¹ into s_x (zero on entry)
 // when inverse, and the first failing pivot (1-based column, 0 for none)
-// and its value. It has two designs: factor_rows (below) for chol_tiled's
-// 32×32 float tiles, and factor_subblocks, described here, for chol_diag
-// and the rest of chol_tiled (double, complex and the panel
-// instantiations, see chol_tiled).
+// and its value. It has three designs: factor_rows (below) for 32×32 float
+// tiles in one warp, which chol_tiled's float kernels for one block a
+// multiprocessor take, factor_quarters (below), the same in four warps,
+// which its Upper 3xTF32 kernel for four blocks takes, and
+// factor_subblocks, described here, for chol_diag and the rest of
+// chol_tiled (double, complex, the other float kernels for four blocks,
+// and the panel instantiations, see chol_tiled).
 //
 // Why factor_subblocks has this shape. chol_diag is pure latency: at
 // batch 1 one block runs on an otherwise idle GPU, once per panel. Two
@@ -423,6 +426,228 @@ __device__ __forceinline__ void factor_rows(float (*s_a)[33], float (*s_x)[33], 
     __syncthreads();
     fail_out = s_fail;
     dfail_out = s_dfail;
+}
+
+// factor_quarters is factor_rows with its four steps of 8 columns dealt
+// to the block's four warps and the inverse formed by warp 0 while the
+// later steps run. chol_tiled's Upper 3xTF32 kernel for four blocks a
+// multiprocessor takes it in place of factor_subblocks (session 53).
+//
+// Why. The diagonal factor is most of the chain from one diagonal tile to
+// the next (session 21's stamps, n = 1024 at 4 matrices: about 6.5 of a
+// 9 µs step from the factor's start to the flag), and factor_rows keeps all
+// of it in warp 0 while the other three wait: each step's deferred update
+// of the columns beyond the next step's (up to 16 columns of 8 terms a
+// lane) and the whole inverse (32 pivots). Here warp q keeps columns
+// 8q…8q+7 of every row (lane i row i) and applies each earlier step's
+// update as soon as that step's warp has published its columns, so the
+// chain is, per step, one update of 8 columns, the 8×8 diagonal block and
+// the substitution of a row. Warp 0, free after step 0, runs first (the
+// caller's work) and then forms X column by column as factor_rows does,
+// each step's pivots as soon as that step is published, so only the last
+// step's pivots follow the factor.
+//
+// Same operations in the same order as factor_rows for every entry of L
+// and X (the updates of a column come step after step, 8 terms in order;
+// the diagonal block, the substitution and the inverse are its code), so
+// the bits are the same; failure as factor_rows (the first failing pivot,
+// carried from step to step in s_fails). Measured (bench/results/h200/
+// session50/ and session53/): alone on one block of the H200 8001 cycles
+// a factor and inverse against factor_rows' 8875. In the Upper 3xTF32
+// kernel for four blocks (other bits than factor_subblocks', which orders
+// its sums otherwise) 2–16 % faster in the H200's lab, and 1.5–12.5 %
+// through the cholesky-gpumode suite on an H100 (session 53, call 3, two
+// runs each: n = 2048 at 8 matrices 885 → 772 µs, 4096 at 2 1671 → 1466,
+// 8192 at 1 4712 → 4519, 512 at 640 1764 → 1716, 1024 at 60 825 → 813). In
+// the one-block kernels, in factor_rows' place with warp 0 storing tile
+// (j, j − 1) first, up to 10 % faster in the lab (n = 256 at 64 matrices)
+// but 1–4 % slower through the suite on the H100 (call 2), so they keep
+// factor_rows.
+//
+// Publishing: step p is published to warp q through an mbarrier of its
+// own, B(p, q) (32 arrivals from warp p, a wait by warp q), so that no warp
+// waits for a third. Each completes once a call, and the block keeps the
+// phase parity in quarters_phase: quarters_init must run (thread 0, before
+// a full barrier) before the first call. Two other forms were measured in
+// the lab (bench/results/h200/session48/lab/quarters.cuh): named barriers
+// (bar.arrive/bar.sync) were as fast, but racecheck reported hazards
+// between accesses the barriers order (44, session 50; as session 34 saw
+// wherever chol_tiled used named barriers for part of the block), and a
+// __syncthreads after each step was 5–8 % slower than factor_rows in
+// chol_tiled. Needs NT = 128.
+
+// The mbarriers B(p, q) at [id − 1], id = 1 + 4p + q.
+__shared__ __align__(8) unsigned long long quarters_bars[13];
+__shared__ unsigned quarters_phase;
+__device__ __forceinline__ unsigned smem_addr(const void* p) { return (unsigned)__cvta_generic_to_shared(p); }
+__device__ __forceinline__ void quarters_init() {
+    if (threadIdx.x == 0) {
+        for (int b = 0; b < 13; ++b)
+            asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_addr(&quarters_bars[b])), "r"(32) : "memory");
+        quarters_phase = 0;
+    }
+}
+// mbar_arrive is one lane's arrival (release, CTA scope); mbar_wait waits
+// (acquire) for the phase of the given parity to complete.
+__device__ __forceinline__ void mbar_arrive(int id) {
+    asm volatile("{\n .reg .b64 st;\n mbarrier.arrive.shared::cta.b64 st, [%0];\n}" ::"r"(smem_addr(&quarters_bars[id - 1]))
+                 : "memory");
+}
+__device__ __forceinline__ void mbar_wait(int id, unsigned parity) {
+    unsigned done = 0;
+    while (!done)
+        asm volatile("{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n selp.u32 %0, 1, 0, p;\n}"
+                     : "=r"(done)
+                     : "r"(smem_addr(&quarters_bars[id - 1])), "r"(parity)
+                     : "memory");
+}
+
+template <int NT, typename First>
+__device__ __forceinline__ void factor_quarters(float (*s_a)[33], float (*s_x)[33], int w, bool inverse, int& fail_out,
+                                                float& dfail_out, First&& first) {
+    constexpr int N = 32, S = 8, P = N / S;
+    static_assert(NT == 32 * P, "a warp for each step's columns");
+    __shared__ __align__(16) float s_l[P][N][S]; // L(i, S·p + q) at [p][i][q]; 0 above the diagonal
+    __shared__ __align__(16) float s_d[P][S][S]; // step p's diagonal block, as the steps before left it
+    __shared__ float s_rd[N];                    // 1/L(k, k); 0 from a failed pivot on
+    __shared__ int s_fails[P];                   // the first failing pivot (1-based) after step p, 0 for none
+    __shared__ float s_dfails[P];                // its value
+    const int q = threadIdx.x / 32, li = threadIdx.x % 32, c0 = S * q;
+    auto B = [](int p, int q) { return 1 + P * p + q; }; // step p published to warp q
+    const unsigned parity = quarters_phase & 1;
+    float r[S]; // row li in this warp's columns: A's, then L's
+#pragma unroll
+    for (int t = 0; t < S; ++t) r[t] = s_a[li][c0 + t];
+
+    // Step p's update of this warp's columns.
+    auto update = [&](int p) {
+        float lr[S];
+        ld4(&s_l[p][li][0], &lr[0]);
+        ld4(&s_l[p][li][4], &lr[4]);
+#pragma unroll
+        for (int t = 0; t < S; ++t) {
+            float lc[S];
+            ld4(&s_l[p][c0 + t][0], &lc[0]);
+            ld4(&s_l[p][c0 + t][4], &lc[4]);
+#pragma unroll
+            for (int k = 0; k < S; ++k) r[t] = fmaf(-lr[k], lc[k], r[t]);
+        }
+    };
+
+    // This warp's step: factor_rows' (b) to (d) on columns c0…c0+7.
+    auto step = [&] {
+        int fail = q > 0 ? s_fails[q - 1] : 0;        // 1-based column of the first pivot that is not > 0
+        float dfail = q > 0 ? s_dfails[q - 1] : 0.0f; // that pivot
+        if (li >= c0 && li < c0 + S) {
+            st4(&s_d[q][li - c0][0], &r[0]);
+            st4(&s_d[q][li - c0][4], &r[4]);
+        }
+        __syncwarp();
+        float d[S][S]; // lower part only: rows 0–3 read just their first 4 entries
+#pragma unroll
+        for (int k = 0; k < S; ++k) {
+            ld4(&s_d[q][k][0], &d[k][0]);
+            if (k >= 4) ld4(&s_d[q][k][4], &d[k][4]);
+        }
+        float rd[S];
+#pragma unroll
+        for (int t = 0; t < S; ++t) {
+            const float dv = d[t][t];
+            if (!(dv > 0.0f) && fail == 0 && c0 + t < w) { // NaN fails too; padding pivots never count
+                fail = c0 + t + 1;
+                dfail = dv;
+            }
+            const float sc = fail == 0 ? rsqrtf(dv) : 0.0f;
+            rd[t] = sc;
+#pragma unroll
+            for (int k = t + 1; k < S; ++k) d[k][t] *= sc;
+#pragma unroll
+            for (int k = t + 1; k < S; ++k)
+#pragma unroll
+                for (int u = t + 1; u <= k; ++u) d[k][u] = fmaf(-d[k][t], d[u][t], d[k][u]);
+        }
+        if (li == 0) {
+#pragma unroll
+            for (int t = 0; t < S; ++t) s_rd[c0 + t] = rd[t];
+            s_fails[q] = fail;
+            s_dfails[q] = dfail;
+        }
+#pragma unroll
+        for (int t = 0; t < S; ++t) {
+            float y = r[t];
+#pragma unroll
+            for (int k = 0; k < t; ++k) y = fmaf(-r[k], d[t][k], y);
+            float x = y * rd[t];
+            // L(j, j) = d·rsqrt(d), except that d = +Inf gives +Inf as sqrt would.
+            if (li == c0 + t) x = isinf(y) ? y : y * rd[t];
+            if (li < c0 + t) x = 0.0f;
+            r[t] = x;
+        }
+        float* const mine = s_l[0][threadIdx.x]; // s_l[q][li]
+        st4(mine, &r[0]);
+        st4(mine + 4, &r[4]);
+#pragma unroll
+        for (int t = 0; t < S; ++t)
+            if (c0 + t <= li) s_a[li][c0 + t] = r[t];
+    };
+
+    // Warp 0's inverse, pivots k4…k4+3: column j = li of X, as factor_rows
+    // forms it, X(k, j) = −(1/L(k, k))·Σ_{j≤m<k} L(k, m)·X(m, j), X(j, j) =
+    // 1/L(j, j), acc[i] gathering the sums as the X(m, j) come.
+    float acc[N];
+    auto inverse_group = [&](int k4) {
+        float xs[4];
+#pragma unroll
+        for (int kk = 0; kk < 4; ++kk) {
+            const int k = k4 + kk;
+            const float rdk = s_rd[k];
+            const float xk = k < li ? 0.0f : (k == li ? rdk : -acc[k] * rdk);
+            s_x[k][li] = xk;
+            xs[kk] = xk;
+#pragma unroll
+            for (int i = k + 1; i < k4 + 4; ++i) acc[i] = fmaf(s_l[k / S][i][k % S], xk, acc[i]);
+        }
+#pragma unroll
+        for (int i = k4 + 4; i < N; ++i) {
+            float l4[4];
+            ld4(&s_l[k4 / S][i][k4 % S], l4);
+#pragma unroll
+            for (int kk = 0; kk < 4; ++kk) acc[i] = fmaf(l4[kk], xs[kk], acc[i]);
+        }
+    };
+
+    // The earlier steps' updates, each as soon as its warp has published.
+#pragma unroll 1
+    for (int p = 0; p < q; ++p) {
+        mbar_wait(B(p, q), parity);
+        update(p);
+    }
+    step();
+    // Every mbarrier completes once a call, so that the parity holds.
+#pragma unroll 1
+    for (int u = q + 1; u < P; ++u) mbar_arrive(B(q, u));
+    if (q > 0) mbar_arrive(B(q, 0));
+    if (q == 0) first();
+    if (inverse && q == 0) {
+        __syncwarp(); // step 0's s_l and s_rd are complete
+#pragma unroll
+        for (int i = 0; i < N; ++i) acc[i] = 0.0f;
+#pragma unroll
+        for (int k4 = 0; k4 < N; k4 += 4) {
+            // Step k4/S's columns and pivots are published. The wait, and a
+            // __syncwarp between, bound how far ptxas hoists the reads (as
+            // factor_rows' BOUND; without the __syncwarp chol_tiled's
+            // one-block kernels took 8–16 B of stack under NVRTC 12.4).
+            if (k4 > 0 && k4 % S == 0) mbar_wait(B(k4 / S, 0), parity);
+            else if (k4 > 0) __syncwarp();
+            inverse_group(k4);
+        }
+    }
+    __syncthreads();
+    fail_out = s_fails[P - 1];
+    dfail_out = s_dfails[P - 1];
+    // The next call reads the phase after the caller's full barriers.
+    if (threadIdx.x == 0) quarters_phase += 1;
 }
 
 // store_inverse writes X from s_x to xm (NB×NB, X(r, c) at r + c·NB).
@@ -864,7 +1089,8 @@ __global__ void __launch_bounds__(kApplyThreads) chol_apply(T* __restrict__ a, l
 // are most of the work at larger batches, issued an instruction every 5
 // cycles a warp at that occupancy (session 19's ncu). With MIN_BLOCKS = 4
 // (float whole-matrix kernels only) the diagonal tiles are factored by
-// factor_subblocks and ptxas must fit 128 registers, so that four blocks
+// factor_subblocks (factor_quarters in the Upper split one since session
+// 53) and ptxas must fit 128 registers, so that four blocks
 // fit a multiprocessor (the split kernel's 50 KB of shared memory four
 // times over); the chain from one diagonal tile to the next is longer by
 // the slower factor (15736 cycles against 7679, session 17). They take
@@ -1392,9 +1618,11 @@ __global__ void __launch_bounds__(NT, MIN_BLOCKS)
     // ROWS: the diagonal tiles are factored by factor_rows, and the idle
     // warps store tile (j, j − 1) during the factor (Deferred store above).
     // factor_rows needs the registers of one block a multiprocessor
-    // (Occupancy above).
+    // (Occupancy above). QUARTERS: the Upper 3xTF32 kernel for four blocks
+    // factors them with factor_quarters instead of factor_subblocks.
     static_assert(MIN_BLOCKS == 1 || MIN_BLOCKS == 4, "Occupancy: the kernels are built for one or four blocks a multiprocessor");
     constexpr bool ROWS = sizeof(T) == 4 && MIN_BLOCKS == 1;
+    constexpr bool QUARTERS = sizeof(T) == 4 && MIN_BLOCKS == 4 && SPLIT && UPPER;
     __shared__ T s_a[TS][TS + 1];
     __shared__ T s_b[TS][TS + 1];
     __shared__ T s_c[ROWS ? TS : 1][TS + 1]; // tile (j, j − 1) of a diagonal task
@@ -1404,6 +1632,8 @@ __global__ void __launch_bounds__(NT, MIN_BLOCKS)
 
     const int tid = threadIdx.x;
     if (ROWS && tid == 0) s_stored = 0; // the task loop's barriers come before any count_in
+    // factor_quarters' mbarriers (QUARTERS); the task loop's barriers come before its first call.
+    if constexpr (QUARTERS) quarters_init();
     // The panel: rows and columns from j0 on, width columns of them (all
     // when width = n − j0); n, i, j and c below count from j0. PotrfTiled's
     // instantiation fixes the whole matrix (see Panels above).
@@ -1744,7 +1974,13 @@ __global__ void __launch_bounds__(NT, MIN_BLOCKS)
                 }
                 factor_rows<NT, PRE>(s_a, s_b, wj, j + 1 < nt, fail, dfail);
             } else {
-                factor_subblocks<T, TS, NT>(s_a, s_b, wj, j + 1 < nt, fail, dfail);
+                // factor_quarters in the Upper 3xTF32 kernel for four blocks
+                // a multiprocessor: 1.5–12.5 % faster (factor_quarters'
+                // comment); in the Lower one it took a 16 B stack frame
+                // under CUDA 13 (session 50). The one-block kernels keep
+                // factor_rows (ROWS above).
+                if constexpr (QUARTERS) factor_quarters<NT>(s_a, s_b, wj, j + 1 < nt, fail, dfail, [] {});
+                else factor_subblocks<T, TS, NT>(s_a, s_b, wj, j + 1 < nt, fail, dfail);
             }
             {
                 // j and m again from shared memory, and the flag published
