@@ -393,12 +393,13 @@ func lookAhead(dt cuda.DType, n, count int, opt cholblocked.Options) bool {
 //
 // Unlike LAPACK, Xpotrf does not always factor a matrix with a +Inf pivot
 // k: Lower (all four types) leaves NaN at L(k, k), complex Upper from
-// n = 33 NaN beside it, so the matrix is reported failed where the CPU and
-// the native tiers give info 0 and +Inf at (k, k): at k + 1 by the fix-up,
-// or at a later minor Xpotrf itself names (on an H100, session 53: n = 65
-// and k = 32, info 65; n = 200 and k = 100, info 129). Every path that
-// factors one matrix with Xpotrf shares it, vendor and vendor:transposed
-// (which factors Lower) at one matrix too (TestRouteGPUInfinitePivot).
+// n = 33 NaN in row k past it, so the matrix is reported failed where the
+// CPU and the native tiers give info 0 and +Inf at (k, k): at k + 1 by the
+// fix-up, or at a later minor Xpotrf itself names (on an H100, session 53:
+// n = 65 and k = 32, info 65; n = 200 and k = 100, info 129). Every path
+// that factors one matrix with Xpotrf shares it, vendor and
+// vendor:transposed (which factors Lower) at one matrix too
+// (TestRouteGPUInfinitePivot).
 func vendorPotrfLoop[T Scalar](q *Queue, uplo Uplo, a *Batch[T], st cuda.DevicePtr) error {
 	if err := xpotrfEach[T](q, uplo, a.rows, a.devPtr(), a.ld, int64(a.stride), a.count, st); err != nil {
 		return err

@@ -21,7 +21,7 @@
 // infinite product past it shows as a non-positive or NaN pivot cuSOLVER or
 // this pass reports (session 53 on an H100: flagging +Inf here had the
 // vendor arms fail matrices the CPU and the native tiers factor).
-
+//
 // cast_part converts the lower (or upper) triangle of k n×n matrices
 // between float and double: matrix s of dst gets matrix s of src, where a
 // non-null index maps s to a batch index on that side (a gather from src or

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Session 53's call 2 build: into build/gpu/s53q (carry ["build/gpu/s53q"], about 36 MB), the committed CLI
+# Session 53's call 3 build: into build/gpu/s53q (carry ["build/gpu/s53q"], about 36 MB), the committed CLI
 # (head/batchlas) and, from the working tree with factor_quarters in chol_tiled's Upper 3xTF32 kernel for four
 # blocks only (session 50's quarters.patch less its one-block half; no trunc), cand/batchlas and
 # cand/cholblocked.test. Run from the repository root with that change uncommitted.
