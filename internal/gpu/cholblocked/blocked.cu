@@ -242,6 +242,60 @@ __device__ __forceinline__ void ld4(const float* p, float* v) {
 }
 __device__ __forceinline__ void st4(float* p, const float* v) { *reinterpret_cast<float4*>(p) = float4{v[0], v[1], v[2], v[3]}; }
 
+// factor_step_block factors one step's S×S diagonal block d (its lower
+// part, in registers) in place for factor_rows and factor_quarters, and
+// leaves the step's reciprocal pivots in rd. The first pivot that is not
+// positive (NaN too) among the step's columns c0… below w fails: fail and
+// dfail take its 1-based column and value where fail was still 0, and from
+// then on the pivots are 0.
+template <int S>
+__device__ __forceinline__ void factor_step_block(float (&d)[S][S], float (&rd)[S], int c0, int w, int& fail, float& dfail) {
+#pragma unroll
+    for (int t = 0; t < S; ++t) {
+        const float dv = d[t][t];
+        if (!(dv > 0.0f) && fail == 0 && c0 + t < w) { // padding pivots never count
+            fail = c0 + t + 1;
+            dfail = dv;
+        }
+        const float sc = fail == 0 ? rsqrtf(dv) : 0.0f;
+        rd[t] = sc;
+#pragma unroll
+        for (int k = t + 1; k < S; ++k) d[k][t] *= sc;
+#pragma unroll
+        for (int k = t + 1; k < S; ++k)
+#pragma unroll
+            for (int u = t + 1; u <= k; ++u) d[k][u] = fmaf(-d[k][t], d[u][t], d[k][u]);
+    }
+}
+
+// inverse_pivots4 forms rows k4…k4+3 of column li of X = L⁻¹ for
+// factor_rows and factor_quarters, from L in s_l (step p's columns at
+// [p][i][q]) and the reciprocal pivots in s_rd, into s_x: their own 4×4
+// block one by one, then the rows below with one 16-byte read of L each;
+// acc[i] gathers Σ L(i, m)·X(m, li) over the rows m formed so far.
+template <int P, int N, int S>
+__device__ __forceinline__ void inverse_pivots4(const float (&s_l)[P][N][S], const float (&s_rd)[N], float (*s_x)[33], int li, int k4,
+                                              float (&acc)[N]) {
+    float xs[4];
+#pragma unroll
+    for (int kk = 0; kk < 4; ++kk) {
+        const int k = k4 + kk;
+        const float rdk = s_rd[k];
+        const float xk = k < li ? 0.0f : (k == li ? rdk : -acc[k] * rdk);
+        s_x[k][li] = xk;
+        xs[kk] = xk;
+#pragma unroll
+        for (int i = k + 1; i < k4 + 4; ++i) acc[i] = fmaf(s_l[k / S][i][k % S], xk, acc[i]);
+    }
+#pragma unroll
+    for (int i = k4 + 4; i < N; ++i) {
+        float l4[4];
+        ld4(&s_l[k4 / S][i][k4 % S], l4);
+#pragma unroll
+        for (int kk = 0; kk < 4; ++kk) acc[i] = fmaf(l4[kk], xs[kk], acc[i]);
+    }
+}
+
 // factor_rows is the diagonal factor for a 32×32 float block in warp 0,
 // lane i holding row i in registers; the block's other warps only wait at
 // its final barrier (chol_tiled gives them a tile to store first). Per
@@ -331,22 +385,7 @@ __device__ __forceinline__ void factor_rows(float (*s_a)[33], float (*s_x)[33], 
             }
             // (b) The diagonal block, in every lane.
             float rd[S];
-#pragma unroll
-            for (int t = 0; t < S; ++t) {
-                const float dv = d[t][t];
-                if (!(dv > 0.0f) && fail == 0 && c0 + t < w) { // NaN fails too; padding pivots never count
-                    fail = c0 + t + 1;
-                    dfail = dv;
-                }
-                const float sc = fail == 0 ? rsqrtf(dv) : 0.0f;
-                rd[t] = sc;
-#pragma unroll
-                for (int q = t + 1; q < S; ++q) d[q][t] *= sc;
-#pragma unroll
-                for (int q = t + 1; q < S; ++q)
-#pragma unroll
-                    for (int u = t + 1; u <= q; ++u) d[q][u] = fmaf(-d[q][t], d[u][t], d[q][u]);
-            }
+            factor_step_block<S>(d, rd, c0, w, fail, dfail);
             if (li == 0) {
 #pragma unroll
                 for (int t = 0; t < S; ++t) s_rd[c0 + t] = rd[t];
@@ -400,26 +439,8 @@ __device__ __forceinline__ void factor_rows(float (*s_a)[33], float (*s_x)[33], 
 #pragma unroll
             for (int k4 = 0; k4 < N; k4 += 4) {
                 if (BOUND && k4 > 0 && k4 % 8 == 0) __syncwarp(); // bounds how far ptxas hoists the reads (BOUND below)
-                // Four pivots at a time: their own 4×4 block one by one,
-                // then the rows below with one 16-byte read of L each.
-                float xs[4];
-#pragma unroll
-                for (int kk = 0; kk < 4; ++kk) {
-                    const int k = k4 + kk;
-                    const float rdk = s_rd[k];
-                    const float xk = k < li ? 0.0f : (k == li ? rdk : -acc[k] * rdk);
-                    s_x[k][li] = xk;
-                    xs[kk] = xk;
-#pragma unroll
-                    for (int i = k + 1; i < k4 + 4; ++i) acc[i] = fmaf(s_l[k / S][i][k % S], xk, acc[i]);
-                }
-#pragma unroll
-                for (int i = k4 + 4; i < N; ++i) {
-                    float l4[4];
-                    ld4(&s_l[k4 / S][i][k4 % S], l4);
-#pragma unroll
-                    for (int kk = 0; kk < 4; ++kk) acc[i] = fmaf(l4[kk], xs[kk], acc[i]);
-                }
+                // Four pivots at a time.
+                inverse_pivots4(s_l, s_rd, s_x, li, k4, acc);
             }
         }
     }
@@ -550,22 +571,7 @@ __device__ __forceinline__ void factor_quarters(float (*s_a)[33], float (*s_x)[3
             if (k >= 4) ld4(&s_d[q][k][4], &d[k][4]);
         }
         float rd[S];
-#pragma unroll
-        for (int t = 0; t < S; ++t) {
-            const float dv = d[t][t];
-            if (!(dv > 0.0f) && fail == 0 && c0 + t < w) { // NaN fails too; padding pivots never count
-                fail = c0 + t + 1;
-                dfail = dv;
-            }
-            const float sc = fail == 0 ? rsqrtf(dv) : 0.0f;
-            rd[t] = sc;
-#pragma unroll
-            for (int k = t + 1; k < S; ++k) d[k][t] *= sc;
-#pragma unroll
-            for (int k = t + 1; k < S; ++k)
-#pragma unroll
-                for (int u = t + 1; u <= k; ++u) d[k][u] = fmaf(-d[k][t], d[u][t], d[k][u]);
-        }
+        factor_step_block<S>(d, rd, c0, w, fail, dfail);
         if (li == 0) {
 #pragma unroll
             for (int t = 0; t < S; ++t) s_rd[c0 + t] = rd[t];
@@ -595,26 +601,7 @@ __device__ __forceinline__ void factor_quarters(float (*s_a)[33], float (*s_x)[3
     // forms it, X(k, j) = −(1/L(k, k))·Σ_{j≤m<k} L(k, m)·X(m, j), X(j, j) =
     // 1/L(j, j), acc[i] gathering the sums as the X(m, j) come.
     float acc[N];
-    auto inverse_group = [&](int k4) {
-        float xs[4];
-#pragma unroll
-        for (int kk = 0; kk < 4; ++kk) {
-            const int k = k4 + kk;
-            const float rdk = s_rd[k];
-            const float xk = k < li ? 0.0f : (k == li ? rdk : -acc[k] * rdk);
-            s_x[k][li] = xk;
-            xs[kk] = xk;
-#pragma unroll
-            for (int i = k + 1; i < k4 + 4; ++i) acc[i] = fmaf(s_l[k / S][i][k % S], xk, acc[i]);
-        }
-#pragma unroll
-        for (int i = k4 + 4; i < N; ++i) {
-            float l4[4];
-            ld4(&s_l[k4 / S][i][k4 % S], l4);
-#pragma unroll
-            for (int kk = 0; kk < 4; ++kk) acc[i] = fmaf(l4[kk], xs[kk], acc[i]);
-        }
-    };
+    auto inverse_group = [&](int k4) { inverse_pivots4(s_l, s_rd, s_x, li, k4, acc); };
 
     // The earlier steps' updates, each as soon as its warp has published.
 #pragma unroll 1
