@@ -463,10 +463,9 @@ __device__ __forceinline__ void factor_rows(float (*s_a)[33], float (*s_x)[33], 
 // 8q…8q+7 of every row (lane i row i) and applies each earlier step's
 // update as soon as that step's warp has published its columns, so the
 // chain is, per step, one update of 8 columns, the 8×8 diagonal block and
-// the substitution of a row. Warp 0, free after step 0, runs first (the
-// caller's work) and then forms X column by column as factor_rows does,
-// each step's pivots as soon as that step is published, so only the last
-// step's pivots follow the factor.
+// the substitution of a row. Warp 0, free after step 0, forms X column by
+// column as factor_rows does, each step's pivots as soon as that step is
+// published, so only the last step's pivots follow the factor.
 //
 // Same operations in the same order as factor_rows for every entry of L
 // and X (the updates of a column come step after step, 8 terms in order;
@@ -523,9 +522,9 @@ __device__ __forceinline__ void mbar_wait(int id, unsigned parity) {
                      : "memory");
 }
 
-template <int NT, typename First>
+template <int NT>
 __device__ __forceinline__ void factor_quarters(float (*s_a)[33], float (*s_x)[33], int w, bool inverse, int& fail_out,
-                                                float& dfail_out, First&& first) {
+                                                float& dfail_out) {
     constexpr int N = 32, S = 8, P = N / S;
     static_assert(NT == 32 * P, "a warp for each step's columns");
     __shared__ __align__(16) float s_l[P][N][S]; // L(i, S·p + q) at [p][i][q]; 0 above the diagonal
@@ -597,12 +596,6 @@ __device__ __forceinline__ void factor_quarters(float (*s_a)[33], float (*s_x)[3
             if (c0 + t <= li) s_a[li][c0 + t] = r[t];
     };
 
-    // Warp 0's inverse, pivots k4…k4+3: column j = li of X, as factor_rows
-    // forms it, X(k, j) = −(1/L(k, k))·Σ_{j≤m<k} L(k, m)·X(m, j), X(j, j) =
-    // 1/L(j, j), acc[i] gathering the sums as the X(m, j) come.
-    float acc[N];
-    auto inverse_group = [&](int k4) { inverse_pivots4(s_l, s_rd, s_x, li, k4, acc); };
-
     // The earlier steps' updates, each as soon as its warp has published.
 #pragma unroll 1
     for (int p = 0; p < q; ++p) {
@@ -614,9 +607,10 @@ __device__ __forceinline__ void factor_quarters(float (*s_a)[33], float (*s_x)[3
 #pragma unroll 1
     for (int u = q + 1; u < P; ++u) mbar_arrive(B(q, u));
     if (q > 0) mbar_arrive(B(q, 0));
-    if (q == 0) first();
     if (inverse && q == 0) {
         __syncwarp(); // step 0's s_l and s_rd are complete
+        // Warp 0's inverse, column li of X as factor_rows forms it.
+        float acc[N];
 #pragma unroll
         for (int i = 0; i < N; ++i) acc[i] = 0.0f;
 #pragma unroll
@@ -627,7 +621,7 @@ __device__ __forceinline__ void factor_quarters(float (*s_a)[33], float (*s_x)[3
             // one-block kernels took 8–16 B of stack under NVRTC 12.4).
             if (k4 > 0 && k4 % S == 0) mbar_wait(B(k4 / S, 0), parity);
             else if (k4 > 0) __syncwarp();
-            inverse_group(k4);
+            inverse_pivots4(s_l, s_rd, s_x, li, k4, acc);
         }
     }
     __syncthreads();
@@ -1966,7 +1960,7 @@ __global__ void __launch_bounds__(NT, MIN_BLOCKS)
                 // comment); in the Lower one it took a 16 B stack frame
                 // under CUDA 13 (session 50). The one-block kernels keep
                 // factor_rows (ROWS above).
-                if constexpr (QUARTERS) factor_quarters<NT>(s_a, s_b, wj, j + 1 < nt, fail, dfail, [] {});
+                if constexpr (QUARTERS) factor_quarters<NT>(s_a, s_b, wj, j + 1 < nt, fail, dfail);
                 else factor_subblocks<T, TS, NT>(s_a, s_b, wj, j + 1 < nt, fail, dfail);
             }
             {
