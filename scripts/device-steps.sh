@@ -1,0 +1,28 @@
+# device-steps.sh is sourced by a session's call script on the GPU machine
+# (from the repository root, $OUT set by the device tool). It gives
+#
+#   step NAME LIMIT DIR COMMAND...
+#
+# which runs COMMAND in DIR for at most LIMIT seconds, or what is left of
+# the call's BUDGET (default 570 s, under the device's 600 s limit), into
+# $OUT/logs/NAME.log with its exit status on the last line ("rc N"), and
+# after each step packs $OUT/logs into $OUT/logs.tgz: the device sends back
+# a limited number of files, and a call cut off still returns what finished.
+# A step with under 15 s left is skipped and says so. $L is the log folder;
+# stages.txt lists each step's start.
+L=$OUT/logs
+mkdir -p "$L"
+: "${BUDGET:=570}"
+step() {
+	local name=$1 limit=$2 dir=$3
+	shift 3
+	local left=$((BUDGET - SECONDS))
+	[ "$left" -lt "$limit" ] && limit=$left
+	echo "=== $name $(date +%T) ${SECONDS}s limit ${limit}s" >>"$L/stages.txt"
+	if [ "$limit" -lt 15 ]; then
+		echo "skipped: no time" >"$L/$name.log"
+		return
+	fi
+	(cd "$dir" && timeout "$limit" "$@" >"$L/$name.log" 2>&1; echo "rc $?" >>"$L/$name.log")
+	tar -C "$OUT" -czf "$OUT/logs.tgz" logs
+}
