@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# Session 54, call 2: call1.sh's steps reordered for what device time five refusals left (run with BUDGET=300,
-# timeout_s 330; carry ["build/gpu/s54"]): session 46's CTA lab first (never run), then the suite, then cholblocked.
+# Session 54, call 2 (run with BUDGET=300, timeout_s 330; carry ["build/gpu/s54"], built by session53/next-build.sh
+# at 126aeff): session 46's CTA lab first (prepared then, never run), then the cholesky-gpumode suite whole (three
+# arms, every result checked; last run whole on the H200 in session 35), then cholblocked's resources and tiled
+# tests (session 53's factor_rows/factor_quarters refactors, not yet run on a GPU). Call 1, the same steps with the
+# suite first and 570 s, was refused at every try; eight refusals left 494 s of device time.
 R=$PWD
 export XDG_CACHE_HOME=$R/build/kcache
 . scripts/device-steps.sh
