@@ -2,7 +2,8 @@
 // per thread block, A = L·Lᴴ (Lower) or A = Uᴴ·U (Upper), in place, with
 // LAPACK's per-matrix info. It is compiled after potrf.cu and uses its scalar
 // helpers (cfloat, cdouble, re, from_real, conj_, scale, sub_mul_conj,
-// rsqrt_, pack), and after sweeps.cu, whose solves posv_cta and potrs_cta run.
+// rsqrt_, pack, copy_async, commit_copies, wait_groups), and after
+// sweeps.cu, whose solves posv_cta and potrs_cta run.
 //
 // Shape. A block of NP threads (n rounded up to a multiple of 32, at least
 // 64) factors one matrix; thread t owns row t of L for the whole
@@ -13,41 +14,32 @@
 // matrices into a block buys (kernel-lessons §5, §20), without named
 // barriers or a slow matrix holding up its neighbours.
 //
-// Algorithm: left-looking by panels of NB columns (lessons §13, §19: fewer
+// Algorithm: left-looking by blocks of NB columns (lessons §13, §19: fewer
 // multiply-adds than right-looking and one small loop body instead of a
-// straight-line kernel). For the panel of columns j0..j0+NB−1, every thread
-// holding a row t ≥ j0:
-//  1. has its part of the panel, A(t, j0:j0+NB), in the register row r,
-//     loaded from global memory one panel ahead (nx), so the load latency
-//     hides behind the previous panel;
-//  2. subtracts L(t, 0:j0)·L(j0:j0+NB, 0:j0)ᴴ, reading the finished columns
-//     from shared memory: its own L(t, k), and L(j0:j0+NB, k) as 16-byte
-//     broadcast vectors (one vector load per 4 float multiply-adds, §10);
-//  3. the warp that holds rows j0..j0+NB−1 factors the diagonal block with
-//     potrf_reg's column step (pivot by shuffle, the owner scales, the column
-//     published in shared memory, one __syncwarp per column); that warp's
-//     lanes below the block solve their rows in the same steps;
-//  4. after one barrier, rows in later warps solve against the block with
-//     the same step, the scale of each column read from shared memory;
-//  5. the row's panel part goes to shared memory (for later panels) at once
-//     and to global memory (final) after the step; a second barrier ends the
-//     panel.
-// Two barriers per panel; the serial chain is one column step per column.
-// The next pivot is computed by its owner from its own value (the diagonal
-// update needs only L(j, c) itself), so the shuffle of step c+1 does not wait
-// for the shared-memory column of step c.
+// straight-line kernel), in one of two forms (cta_factor picks by type):
+// float32 by panels of 16 (cta_factor_panels), the other types by steps of
+// 8, 4 for complex128 (cta_factor_steps); each form's comment says how.
+// Why two: session 46's lab (bench/results/h200/session54/, an H100, µs,
+// L2 flushed) timed both on the same inputs. For float the panels stay:
+// the steps were 3–6 % faster at some orders (n = 96 at 4,096 matrices,
+// 200, 256) but up to 16 % slower at n = 128 from 256 matrices (42.8
+// against 50.4 Upper, 40.9 against 43.2 Lower); for the other types the steps
+// were 1.1–1.8× faster (Lower n = 128: double at 256 matrices 73.0 → 66.0,
+// complex64 at one 111.7 → 62.9, complex128 at 256 282.8 → 200.5; double
+// n = 224 at 256 324.6 → 258.5), 2 % slower only for double n = 128 at
+// 4,096 (797 → 816).
 //
 // Shared memory holds only L, as a trapezoid of column blocks: block K keeps
 // the rows K·NB..NP−1 of its NB columns, column-major, so every access is a
 // contiguous column segment (conflict-free across a warp, or a broadcast) and
-// n = 256 float fits in 136 KiB (a full square would need 256 KiB).
+// n = 256 float fits in 136 KiB (a full square would need 256 KiB). Both
+// forms leave L there for posv_cta and potrs_cta.
 //
-// Rows beyond n and columns beyond n in the last panel are padding: a row
-// t ≥ n holds the identity and never reaches global memory, the diagonal
-// step stops at column n (a uniform test; later warps run the padding
-// columns scaled by 0), so padding values (which may be anything) only ever
-// feed padding values. Panels past the last real column are not run, so the
-// cost follows n, not the bucket NP.
+// Rows beyond n and columns beyond n in the last block are padding: a row
+// t ≥ n holds the identity and never reaches global memory, and a padding
+// pivot never counts as a failure, so padding values (which may be
+// anything) only ever feed padding values. Blocks past the last real column
+// are not run, so the cost follows n, not the bucket NP.
 //
 // Pivots: float uses rsqrt (potrf.cu explains the accuracy: about 2 ulp
 // against a 20·n·eps budget); double and the complex types use a correctly
@@ -57,8 +49,9 @@
 // then on the scale is 0. The rows store only the columns before k−1 and the
 // owner of row k−1 stores the failing pivot, so the matrix holds what LAPACK's
 // potf2 leaves (the first k−1 columns of L, the pivot, the rest as it was);
-// the block stops after that panel. Nothing depends on the data's values but
-// the stores, so NaN or Inf cannot hang a block, and blocks share nothing.
+// the block stops after that panel or step. Nothing depends on the data's
+// values but the stores, so NaN or Inf cannot hang a block, and blocks share
+// nothing.
 //
 // The strict other triangle, the rows beyond n and the gaps between matrices
 // are never read or written.
@@ -179,17 +172,40 @@ __device__ __forceinline__ void column_update(T (&r)[NB], T l, const T* col, int
 }
 
 // NP: threads per block and the rows the trapezoid holds, a multiple of 32
-// in [64, 256] with n ≤ NP; NB: panel width, dividing 32 and NP; UPPER: the
-// triangle that holds A. Grid: one block per matrix; dynamic shared memory:
-// trap_off<NP, NB>(NP / NB) elements. No __launch_bounds__: at NP ≤ 256
-// threads any register count up to 255 launches, and the caps invite spills
-// (potrf.cu, lessons §7). vec: the Upper rows may use 16-byte accesses (a,
-// lda and stride all 16-byte multiples). The kernel is cta_factor below.
+// in [64, 256] with n ≤ NP; NB: the panel or step width, dividing 32 and NP;
+// UPPER: the triangle that holds A. Grid: one block per matrix; dynamic
+// shared memory: trap_off<NP, NB>(NP / NB) elements. No __launch_bounds__:
+// at NP ≤ 256 threads any register count up to 255 launches, and the caps
+// invite spills (potrf.cu, lessons §7). vec: the Upper rows may use 16-byte
+// accesses (a, lda and stride all 16-byte multiples). The kernel is
+// cta_factor below.
 //
-// cta_factor is potrf_cta's body: it factors the block's matrix, leaves L in
-// the shared trapezoid and returns info (the same in every thread).
+// cta_factor_panels is the float32 form of potrf_cta's body: it factors
+// the block's matrix, leaves L in the shared trapezoid and returns info
+// (the same in every thread). For the panel of columns j0..j0+NB−1, every
+// thread holding a row t ≥ j0:
+//  1. has its part of the panel, A(t, j0:j0+NB), in the register row r,
+//     loaded from global memory one panel ahead (nx), so the load latency
+//     hides behind the previous panel;
+//  2. subtracts L(t, 0:j0)·L(j0:j0+NB, 0:j0)ᴴ, reading the finished columns
+//     from shared memory: its own L(t, k), and L(j0:j0+NB, k) as 16-byte
+//     broadcast vectors (one vector load per 4 float multiply-adds, §10);
+//  3. the warp that holds rows j0..j0+NB−1 factors the diagonal block with
+//     potrf_reg's column step (pivot by shuffle, the owner scales, the column
+//     published in shared memory, one __syncwarp per column); that warp's
+//     lanes below the block solve their rows in the same steps;
+//  4. after one barrier, rows in later warps solve against the block with
+//     the same step, the scale of each column read from shared memory;
+//  5. the row's panel part goes to shared memory (for later panels) at once
+//     and to global memory (final) after the step; a second barrier ends the
+//     panel.
+// Two barriers per panel; the serial chain is one column step per column.
+// The next pivot is computed by its owner from its own value (the diagonal
+// update needs only L(j, c) itself), so the shuffle of step c+1 does not wait
+// for the shared-memory column of step c. The diagonal step stops at column
+// n (a uniform test; later warps run the padding columns scaled by 0).
 template <typename T, int NP, int NB, bool UPPER>
-__device__ __forceinline__ int cta_factor(T* __restrict__ a, long long lda, long long stride, int n, int vec) {
+__device__ __forceinline__ int cta_factor_panels(T* __restrict__ a, long long lda, long long stride, int n, int vec) {
     using R = typename real_of<T>::type;
     constexpr int V = 16 / (int)sizeof(T);
     static_assert(NP % 32 == 0 && NP >= 64 && NP <= 256, "NP is a multiple of 32 in [64, 256]");
@@ -295,6 +311,183 @@ __device__ __forceinline__ int cta_factor(T* __restrict__ a, long long lda, long
         for (int c = 0; c < NB; ++c) r[c] = nx[c];
     }
     return fail;
+}
+
+// cta_factor_steps is the form of potrf_cta's body for float64 and the
+// complex types (cta_factor_panels' contract). First every thread copies
+// its row of A into the shared trapezoid where its row of L will be, all at
+// once by cp.async. Then, for the step of columns j0..j0+NB−1, every thread
+// holding a row t ≥ j0:
+//  1. reads its part of the step, A(t, j0:j0+NB), from the trapezoid into
+//     the register row r and subtracts L(t, 0:j0)·L(j0:j0+NB, 0:j0)ᴴ as in
+//     the panels (the loop over block columns unrolled by 2: 0–7 % in the
+//     lab); every row does the same work, so no warp waits on another's;
+//  2. the rows j0..j0+NB−1 publish theirs, the step's diagonal block, in
+//     shared memory (a barrier);
+//  3. every thread, whatever its row, factors that NB×NB block by itself in
+//     registers (no shuffle: each pivot's chain is the thread's own pivot
+//     and multiply-adds), so info comes out the same in every thread, and
+//     then solves its own row against it with the same operations in the
+//     same order, so the rows of the diagonal block get the factor's bits;
+//  4. the row's step part goes to the trapezoid (for later steps) and to
+//     global memory (final); a second barrier ends the step.
+// A row t ≥ n is neither copied nor updated.
+template <typename T, int NP, int NB, bool UPPER>
+__device__ __forceinline__ int cta_factor_steps(T* __restrict__ a, long long lda, long long stride, int n, int vec) {
+    using R = typename real_of<T>::type;
+    constexpr int V = 16 / (int)sizeof(T);
+    static_assert(NP % 32 == 0 && NP >= 64 && NP <= 256, "NP is a multiple of 32 in [64, 256]");
+    static_assert(NB >= 2 && 32 % NB == 0 && NP % NB == 0 && NB % V == 0, "NB divides 32; a step's row is whole vectors");
+
+    T* const S = reinterpret_cast<T*>(cta_shared);
+    __shared__ __align__(16) T s_d[NB][NB]; // the step's diagonal block, its rows updated
+
+    const int t = threadIdx.x; // the row this thread owns
+    const bool row = t < n;
+    // Element (t, k): a[base + k·step], A(t, k) for Lower, U(k, t) for Upper.
+    const long long base = (long long)blockIdx.x * stride + (UPPER ? (long long)t * lda : (long long)t);
+    const long long step = UPPER ? 1 : lda;
+
+    // 0. Row t of A, A(t, 0:t+1), into the trapezoid where L's row will be,
+    // all at once by cp.async: the first step's columns as one group, the
+    // rest as another that lands while the first step runs. Each thread
+    // reads only its own row's copies until it overwrites them with L.
+    if (row) {
+        const T* const src = a + base;
+#pragma unroll 1
+        for (int K = 0; K * NB <= t; ++K) {
+            T* const dst = S + trap_off<NP, NB>(K) + (t - K * NB);
+            const int ld = NP - K * NB;
+            const int top = min(NB - 1, t - K * NB);
+#pragma unroll 1
+            for (int c = 0; c <= top; ++c) copy_async(dst + c * ld, src + (K * NB + c) * step);
+            if (K == 0) commit_copies();
+        }
+    }
+    commit_copies();
+
+    T r[NB];
+    int fail = 0;
+    const int steps = (n + NB - 1) / NB;
+
+#pragma unroll 1
+    for (int J = 0;; ++J) {
+        const int j0 = J * NB;
+        // Row t's part of the step, (t, j0:j0+NB) of the Hermitian matrix's
+        // lower triangle: A(t, k) for Lower, conj(U(k, t)) for Upper, the
+        // diagonal's imaginary part dropped; the identity above the
+        // diagonal and beyond n.
+        if (J == 0) wait_groups<1>();
+        else if (J == 1) wait_groups<0>();
+        {
+            const T* const blk = S + trap_off<NP, NB>(J) + (t - j0);
+#pragma unroll
+            for (int c = 0; c < NB; ++c) {
+                const int k = j0 + c;
+                T v = from_real<T>(k == t ? R(1) : R(0));
+                if (k <= t && row) {
+                    const T y = blk[c * (NP - j0)];
+                    v = k == t ? from_real<T>(re(y)) : (UPPER ? conj_(y) : y);
+                }
+                r[c] = v;
+            }
+        }
+
+        // 1. r −= L(t, 0:j0)·L(j0:j0+NB, 0:j0)ᴴ, one finished block column
+        // at a time: every row at or below the step does the same work.
+        if (t >= j0 && row) {
+#pragma unroll 2
+            for (int K = 0; K < J; ++K) {
+                const int ld = NP - K * NB;
+                const T* const col = S + trap_off<NP, NB>(K);
+                const T* const own = col + (t - K * NB);
+                const T* const top = col + (j0 - K * NB);
+#pragma unroll
+                for (int kk = 0; kk < NB; ++kk) {
+                    const T x = own[kk * ld];
+                    const pack<T>* const p = reinterpret_cast<const pack<T>*>(top + kk * ld);
+#pragma unroll
+                    for (int q = 0; q < NB / V; ++q) {
+                        const pack<T> v = p[q];
+#pragma unroll
+                        for (int e = 0; e < V; ++e) r[q * V + e] = sub_mul_conj(r[q * V + e], x, v.v[e]);
+                    }
+                }
+            }
+        }
+        // 2. The step's diagonal block to every thread.
+        if (t >= j0 && t < j0 + NB) {
+#pragma unroll
+            for (int c = 0; c < NB; ++c) s_d[t - j0][c] = r[c];
+        }
+        __syncthreads();
+
+        // 3. Every thread factors the diagonal block by itself (no
+        // shuffles, and info comes out the same in every thread), then
+        // solves its own row against it with the same operations in the
+        // same order, so the diagonal block's rows get the factor's bits.
+        const int cols = min(NB, n - j0); // real columns in this step
+        T d[NB][NB];
+#pragma unroll
+        for (int i = 0; i < NB; ++i)
+#pragma unroll
+            for (int c = 0; c <= i; ++c) d[i][c] = s_d[i][c];
+        R sc[NB], dg[NB]; // 1/L(c, c) (0 from a failed pivot on) and what the diagonal stores
+#pragma unroll
+        for (int c = 0; c < NB; ++c) {
+            const R dv = re(d[c][c]);
+            if (!(dv > R(0)) && fail == 0 && c < cols) fail = j0 + c + 1; // NaN fails too; padding never counts
+            R s, diag;
+            pivot_scale<T>(dv, fail == 0, s, diag);
+            sc[c] = s;
+            dg[c] = fail == 0 ? diag : dv; // the failing pivot stays as it was
+#pragma unroll
+            for (int i = c + 1; i < NB; ++i) d[i][c] = scale(d[i][c], s);
+#pragma unroll
+            for (int i = c + 1; i < NB; ++i)
+#pragma unroll
+                for (int k = c + 1; k <= i; ++k) d[i][k] = sub_mul_conj(d[i][k], d[i][c], d[k][c]);
+        }
+        const int own = t - j0; // the diagonal row this thread holds, if 0 ≤ own < NB
+#pragma unroll
+        for (int c = 0; c < NB; ++c) {
+#pragma unroll
+            for (int k = 0; k < c; ++k) r[c] = sub_mul_conj(r[c], r[k], d[c][k]);
+            r[c] = c == own ? from_real<T>(dg[c]) : scale(r[c], sc[c]);
+        }
+
+        // 4. The step's columns to the trapezoid for later steps and to
+        // global memory (final); the next step reads the trapezoid only
+        // after the barrier, which also ends every read of s_d.
+        if (t >= j0) {
+            T* const blk = S + trap_off<NP, NB>(J) + (t - j0);
+#pragma unroll
+            for (int c = 0; c < NB; ++c) blk[c * (NP - j0)] = r[c];
+            if (row) store_panel<T, NB, UPPER>(r, a, base, step, t, j0, n, fail, vec);
+        }
+        __syncthreads();
+        if (fail != 0 || J + 1 >= steps) break;
+    }
+    wait_groups<0>(); // a matrix that failed in its first step: no copy may land after the block
+    return fail;
+}
+
+// by_steps: the types whose potrf_cta runs cta_factor_steps (cta.cu's
+// header says why float does not); cta.go's ctaPanel gives each form's NB.
+template <typename T> struct by_steps {
+    static constexpr bool value = true;
+};
+template <> struct by_steps<float> {
+    static constexpr bool value = false;
+};
+
+// cta_factor is potrf_cta's body (and posv_cta's first half): it factors the
+// block's matrix, leaves L in the shared trapezoid and returns info (the
+// same in every thread).
+template <typename T, int NP, int NB, bool UPPER>
+__device__ __forceinline__ int cta_factor(T* __restrict__ a, long long lda, long long stride, int n, int vec) {
+    if constexpr (by_steps<T>::value) return cta_factor_steps<T, NP, NB, UPPER>(a, lda, stride, n, vec);
+    else return cta_factor_panels<T, NP, NB, UPPER>(a, lda, stride, n, vec);
 }
 
 template <typename T, int NP, int NB, bool UPPER>

@@ -52,14 +52,19 @@ func MaxCTAFor(dtype cuda.DType) int {
 	return maxCTA[dtype]
 }
 
-// ctaPanel is the panel width NB: 16 columns (a 16-value register row:
-// 16–64 registers), 8 for complex128 so its row and the prefetched next
-// panel stay at 32 registers each.
+// ctaPanel is the width NB of cta.cu's column blocks: for float32 panels of
+// 16 (a 16-value register row and its prefetched next panel), for the other
+// types steps of 8 whose diagonal block every thread factors by itself, 4
+// for complex128 so that block and the row fit in registers (cta.cu says
+// why the two forms).
 func ctaPanel(dt cuda.DType) int {
-	if dt == cuda.Complex128 {
-		return 8
+	switch dt {
+	case cuda.Float32:
+		return 16
+	case cuda.Complex128:
+		return 4
 	}
-	return 16
+	return 8
 }
 
 // ctaBucket is the block size NP that factors order n: n rounded up to a

@@ -55,7 +55,11 @@ func TestCTAShape(t *testing.T) {
 			}
 		}
 	}
-	if got := ctaKernelNames(cuda.Complex128, 160); !slices.Equal(got, []string{"potrf_cta<cdouble, 160, 8, false>", "potrf_cta<cdouble, 160, 8, true>"}) {
+	// The trapezoid of n = 64, double (steps of 8): 8·(64 + 56 + … + 8) elements.
+	if got := ctaSharedBytes(cuda.Float64, 64); got != 8*8*288 {
+		t.Errorf("ctaSharedBytes(float64, 64) = %d", got)
+	}
+	if got := ctaKernelNames(cuda.Complex128, 160); !slices.Equal(got, []string{"potrf_cta<cdouble, 160, 4, false>", "potrf_cta<cdouble, 160, 4, true>"}) {
 		t.Errorf("ctaKernelNames = %q", got)
 	}
 	if got := len(CTAKernelNames()); got != 2*(7+6+6+4) {

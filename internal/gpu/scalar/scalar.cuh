@@ -135,3 +135,17 @@ __device__ __forceinline__ void wait_copies() {
     asm volatile("cp.async.wait_all;" ::: "memory");
 #endif
 }
+
+// commit_copies closes the group of copies the calling thread started since
+// its last group; wait_groups<N> returns once at most N of its groups are
+// still in flight (the copies of the older ones have landed, for it).
+__device__ __forceinline__ void commit_copies() {
+#if __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.commit_group;" ::: "memory");
+#endif
+}
+template <int N> __device__ __forceinline__ void wait_groups() {
+#if __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory");
+#endif
+}
