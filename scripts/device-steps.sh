@@ -9,7 +9,8 @@
 # after each step packs $OUT/logs into $OUT/logs.tgz: the device sends back
 # a limited number of files, and a call cut off still returns what finished.
 # A step with under 15 s left is skipped and says so. $L is the log folder;
-# stages.txt lists each step's start.
+# stages.txt lists each step's start. step_to_end (below) is the same for a
+# command that may take whatever is left and must stop cleanly.
 L=$OUT/logs
 mkdir -p "$L"
 : "${BUDGET:=570}"
@@ -24,5 +25,22 @@ step() {
 		return
 	fi
 	(cd "$dir" && timeout "$limit" "$@" >"$L/$name.log" 2>&1; echo "rc $?" >>"$L/$name.log")
+	tar -C "$OUT" -czf "$OUT/logs.tgz" logs
+}
+
+# step_to_end NAME DIR COMMAND... is step with the rest of the BUDGET, less
+# 10 s, as its limit and SIGINT, not SIGTERM, at the end (SIGKILL 20 s
+# later): batchlas tune then finishes the point it is measuring, so its
+# journal ends on whole points and its tables are written.
+step_to_end() {
+	local name=$1 dir=$2
+	shift 2
+	local left=$((BUDGET - 10 - SECONDS))
+	echo "=== $name $(date +%T) ${SECONDS}s to the end, ${left}s" >>"$L/stages.txt"
+	if [ "$left" -lt 15 ]; then
+		echo "skipped: no time" >"$L/$name.log"
+		return
+	fi
+	(cd "$dir" && timeout -s INT -k 20 "$left" "$@" >"$L/$name.log" 2>&1; echo "rc $?" >>"$L/$name.log")
 	tar -C "$OUT" -czf "$OUT/logs.tgz" logs
 }
