@@ -343,7 +343,8 @@ func TestKernelResources(t *testing.T) {
 var nrhsList = []int{0, 1, 2, 3, 4, 5, 8, 9, 16, 17}
 
 // posvCTASizes are the orders above MaxN the tests take to posv_cta: each
-// side of its 16-column panel edges and its ceiling; 55, 56 and 57 are each
+// side of its column-block edges at 48 and 56 (float32's panels of 16 at
+// 48, the other types' steps of 8 or 4 at both) and its ceiling; 55, 56 and 57 are each
 // side of float64's posv_warp ceiling, where Posv goes from posv_warp to
 // potrf_warp and potrs_warp, 48 and 49 of its Upper posv_warp's; 57 and
 // 63, 64 sit either side of float64's potrf_split edge (NC = 60); 44 and
