@@ -4,8 +4,9 @@
 // fused multiply-adds, so every kernel rounds a product the same way (the
 // fused solves must reproduce the factor of the Cholesky kernels bit for
 // bit), and the element copies from global to shared memory by cp.async that
-// stage a triangle's columns (copy_async, wait_copies). All are inline; a
-// kernel pays only for what it uses.
+// stage a triangle's columns (copy_async, wait_copies, and commit_copies and
+// wait_groups for copies in groups). All are inline; a kernel pays only for
+// what it uses.
 
 struct alignas(8) cfloat {
     float re, im;
