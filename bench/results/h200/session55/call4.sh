@@ -14,7 +14,7 @@ cp $B/commit $L/commit.txt
 step potrf-cta 120 $R/internal/gpu/potrf $B/potrf.test -test.v -test.run '^(TestCTA|TestPotrfCTA)'
 step posv-cta 120 $R/internal/gpu/posv $B/posv.test -test.v -test.run '^TestPosv$/.*/.*/^n=(33|40|44|45|47|48|49|55|56|57|63|64)$'
 if grep -qE "^(--- FAIL|FAIL)|panic" $L/potrf-cta.log $L/posv-cta.log; then echo "tests failed: no tunes" >> $L/stages.txt; BUDGET=0; fi
-# The tables are the H200's: on another card, no tunes (added after calls 4 and 6 were refused, for next-call.sh).
+# The tables are the H200's: on another card, no tunes (added after calls 4 and 6 were refused; never run).
 grep -q H200 $L/gpu.txt || { echo "not an H200: no tunes" >> $L/stages.txt; BUDGET=0; }
 tune() { # NAME FLAGS...: one batchlas tune potrf, its tables and journal in logs/NAME
 	local name=$1
