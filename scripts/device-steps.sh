@@ -20,12 +20,7 @@ step() {
 	local left=$((BUDGET - SECONDS))
 	[ "$left" -lt "$limit" ] && limit=$left
 	echo "=== $name $(date +%T) ${SECONDS}s limit ${limit}s" >>"$L/stages.txt"
-	if [ "$limit" -lt 15 ]; then
-		echo "skipped: no time" >"$L/$name.log"
-		return
-	fi
-	(cd "$dir" && timeout "$limit" "$@" >"$L/$name.log" 2>&1; echo "rc $?" >>"$L/$name.log")
-	tar -C "$OUT" -czf "$OUT/logs.tgz" logs
+	run_step "$name" "$dir" "$limit" "-s TERM" "$@"
 }
 
 # step_to_end NAME DIR COMMAND... is step with the rest of the BUDGET, less
@@ -37,10 +32,20 @@ step_to_end() {
 	shift 2
 	local left=$((BUDGET - 10 - SECONDS))
 	echo "=== $name $(date +%T) ${SECONDS}s to the end, ${left}s" >>"$L/stages.txt"
-	if [ "$left" -lt 15 ]; then
+	run_step "$name" "$dir" "$left" "-s INT -k 20" "$@"
+}
+
+# run_step NAME DIR LIMIT TIMEOUT_OPTIONS COMMAND...: the part both share,
+# COMMAND under timeout with those options (one word list); a LIMIT under
+# 15 s skips the step.
+run_step() {
+	local name=$1 dir=$2 limit=$3 opts=$4
+	shift 4
+	if [ "$limit" -lt 15 ]; then
 		echo "skipped: no time" >"$L/$name.log"
 		return
 	fi
-	(cd "$dir" && timeout -s INT -k 20 "$left" "$@" >"$L/$name.log" 2>&1; echo "rc $?" >>"$L/$name.log")
+	# shellcheck disable=SC2086 # opts is a list of options
+	(cd "$dir" && timeout $opts "$limit" "$@" >"$L/$name.log" 2>&1; echo "rc $?" >>"$L/$name.log")
 	tar -C "$OUT" -czf "$OUT/logs.tgz" logs
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Session 55, call 5 (BUDGET=400, timeout_s 450, refused as nvidia-h100-x1 and through call6.sh; then BUDGET=240 as nvidia-h200; carry ["build/gpu/s55",
+# Session 55, call 5 (BUDGET=400, timeout_s 450, refused as nvidia-h100-x1 and through call 6 (not kept); then BUDGET=240 as nvidia-h200; carry ["build/gpu/s55",
 # "build/gpu/s55h"]: s55 = 4d91435 + upper-copies.patch (potrf and posv tests, CLI), s55h = 4d91435's CLI): the
 # patch's GPU tests (potrf's CTA tests with timing; posv's TestPosv at the orders above MaxN), then the Upper rows
 # that call 3 found slower, native:cta by 4d91435 (per-thread column copies) and by the patch (block-column copies)
