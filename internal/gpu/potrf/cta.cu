@@ -27,7 +27,15 @@
 // were 1.1–1.8× faster (Lower n = 128: double at 256 matrices 73.0 → 66.0,
 // complex64 at one 111.7 → 62.9, complex128 at 256 282.8 → 200.5; double
 // n = 224 at 256 324.6 → 258.5), 2 % slower only for double n = 128 at
-// 4,096 (797 → 816).
+// 4,096 (797 → 816). Those were the steps staged in shared memory first
+// (u2); for double the lab's s1, each step's rows loaded from global memory
+// a step ahead as the panels do, was faster still at every row it timed
+// (n = 128: 47.3 against 49.8 at one matrix, 60.9 against 66.0 at 256,
+// 786.7 against 816.0 at 4,096; n = 224 at 256 244.2 against 258.5), and
+// for Upper it reads each row as 16-byte vectors where the staged copies
+// were 10–29 % slower than the panels at saturating batches (session 55,
+// H200); for the complex types s1 was 1.3–1.7× slower than u2. So double
+// takes the steps unstaged, the complex types staged.
 //
 // Shared memory holds only L, as a trapezoid of column blocks: block K keeps
 // the rows K·NB..NP−1 of its NB columns, column-major, so every access is a
@@ -314,12 +322,15 @@ __device__ __forceinline__ int cta_factor_panels(T* __restrict__ a, long long ld
 }
 
 // cta_factor_steps is the form of potrf_cta's body for float64 and the
-// complex types (cta_factor_panels' contract). First every thread copies
-// its row of A into the shared trapezoid where its row of L will be, all at
-// once by cp.async. Then, for the step of columns j0..j0+NB−1, every thread
-// holding a row t ≥ j0:
-//  1. reads its part of the step, A(t, j0:j0+NB), from the trapezoid into
-//     the register row r and subtracts L(t, 0:j0)·L(j0:j0+NB, 0:j0)ᴴ as in
+// complex types (cta_factor_panels' contract). STAGED (the complex types):
+// first A's lower triangle goes into the shared trapezoid where L will be,
+// all at once by cp.async (stage 0 says in what order); else (float64) each
+// thread loads its part of a step from global memory a step ahead, as the
+// panels do (load_panel). Then, for the step of columns j0..j0+NB−1, every
+// thread holding a row t ≥ j0:
+//  1. has its part of the step, A(t, j0:j0+NB), in the register row r (read
+//     from the trapezoid, or the step ahead's load) and subtracts
+//     L(t, 0:j0)·L(j0:j0+NB, 0:j0)ᴴ as in
 //     the panels (the loop over block columns unrolled by 2: 0–7 % in the
 //     lab); every row does the same work, so no warp waits on another's;
 //  2. the rows j0..j0+NB−1 publish theirs, the step's diagonal block, in
@@ -332,7 +343,7 @@ __device__ __forceinline__ int cta_factor_panels(T* __restrict__ a, long long ld
 //  4. the row's step part goes to the trapezoid (for later steps) and to
 //     global memory (final); a second barrier ends the step.
 // A row t ≥ n is neither copied nor updated.
-template <typename T, int NP, int NB, bool UPPER>
+template <typename T, int NP, int NB, bool UPPER, bool STAGED>
 __device__ __forceinline__ int cta_factor_steps(T* __restrict__ a, long long lda, long long stride, int n, int vec) {
     using R = typename real_of<T>::type;
     constexpr int V = 16 / (int)sizeof(T);
@@ -348,11 +359,35 @@ __device__ __forceinline__ int cta_factor_steps(T* __restrict__ a, long long lda
     const long long base = (long long)blockIdx.x * stride + (UPPER ? (long long)t * lda : (long long)t);
     const long long step = UPPER ? 1 : lda;
 
-    // 0. Row t of A, A(t, 0:t+1), into the trapezoid where L's row will be,
-    // all at once by cp.async: the first step's columns as one group, the
-    // rest as another that lands while the first step runs. Each thread
-    // reads only its own row's copies until it overwrites them with L.
-    if (row) {
+    // 0. A's lower triangle into the trapezoid where L will be, all at once
+    // by cp.async: the first step's columns as one group, the rest as
+    // another that lands while the first step runs. Lower: each thread
+    // copies its own row, A(t, 0:t+1), adjacent threads adjacent addresses,
+    // and reads only its own row's copies until it overwrites them with L.
+    // Upper: row t is U's column t, contiguous but lda away from its
+    // neighbours', so a thread copying its own would make every warp access
+    // touch 32 lines (session 55: 10–29 % slower than the panels at
+    // saturating batches, H200); there the block copies each block column
+    // K's rows NB elements at a time, so a warp moves whole 64-byte segments,
+    // and a barrier after each group's wait shows the rows to their owners.
+    if constexpr (!STAGED) {
+        // Nothing staged: the steps load their rows themselves.
+    } else if constexpr (UPPER) {
+        const T* const mat = a + (long long)blockIdx.x * stride;
+#pragma unroll 1
+        for (int K = 0; K * NB < n; ++K) {
+            // Element (K·NB + i, K·NB + c) of the lower triangle: U(K·NB + c, K·NB + i).
+            T* const blk = S + trap_off<NP, NB>(K);
+            const int ld = NP - K * NB;
+            const T* const src = mat + (long long)K * NB * lda + K * NB;
+#pragma unroll 1
+            for (int e = t; e < (n - K * NB) * NB; e += NP) {
+                const int i = e / NB, c = e % NB;
+                if (c <= i) copy_async(blk + i + c * ld, src + (long long)i * lda + c);
+            }
+            if (K == 0) commit_copies();
+        }
+    } else if (row) {
         const T* const src = a + base;
 #pragma unroll 1
         for (int K = 0; K * NB <= t; ++K) {
@@ -364,9 +399,10 @@ __device__ __forceinline__ int cta_factor_steps(T* __restrict__ a, long long lda
             if (K == 0) commit_copies();
         }
     }
-    commit_copies();
+    if constexpr (STAGED) commit_copies();
 
-    T r[NB];
+    T r[NB], nx[NB]; // nx: the next step's part of the row (not STAGED)
+    if constexpr (!STAGED) load_panel<T, NB, UPPER>(r, a, base, step, t, 0, n, vec);
     int fail = 0;
     const int steps = (n + NB - 1) / NB;
 
@@ -376,10 +412,14 @@ __device__ __forceinline__ int cta_factor_steps(T* __restrict__ a, long long lda
         // Row t's part of the step, (t, j0:j0+NB) of the Hermitian matrix's
         // lower triangle: A(t, k) for Lower, conj(U(k, t)) for Upper, the
         // diagonal's imaginary part dropped; the identity above the
-        // diagonal and beyond n.
-        if (J == 0) wait_groups<1>();
-        else if (J == 1) wait_groups<0>();
-        {
+        // diagonal and beyond n. Not STAGED: in r already; the next step's
+        // load starts here, to land while this step runs.
+        if constexpr (!STAGED) {
+            if (J + 1 < steps) load_panel<T, NB, UPPER>(nx, a, base, step, t, j0 + NB, n, vec);
+        } else {
+            if (J == 0) wait_groups<1>();
+            else if (J == 1) wait_groups<0>();
+            if (UPPER && J < 2) __syncthreads(); // the rows other threads copied
             const T* const blk = S + trap_off<NP, NB>(J) + (t - j0);
 #pragma unroll
             for (int c = 0; c < NB; ++c) {
@@ -467,18 +507,27 @@ __device__ __forceinline__ int cta_factor_steps(T* __restrict__ a, long long lda
         }
         __syncthreads();
         if (fail != 0 || J + 1 >= steps) break;
+        if constexpr (!STAGED) {
+#pragma unroll
+            for (int c = 0; c < NB; ++c) r[c] = nx[c];
+        }
     }
-    wait_groups<0>(); // a matrix that failed in its first step: no copy may land after the block
+    if constexpr (STAGED) wait_groups<0>(); // a matrix that failed in its first step: no copy may land after the block
     return fail;
 }
 
 // by_steps: the types whose potrf_cta runs cta_factor_steps (cta.cu's
-// header says why float does not); cta.go's ctaPanel gives each form's NB.
+// header says why float does not), staged: those whose steps read A from
+// the trapezoid (why double does not: there too); cta.go's ctaPanel gives
+// each form's NB.
 template <typename T> struct by_steps {
-    static constexpr bool value = true;
+    static constexpr bool value = true, staged = true;
 };
 template <> struct by_steps<float> {
-    static constexpr bool value = false;
+    static constexpr bool value = false, staged = false;
+};
+template <> struct by_steps<double> {
+    static constexpr bool value = true, staged = false;
 };
 
 // cta_factor is potrf_cta's body (and posv_cta's first half): it factors the
@@ -486,7 +535,7 @@ template <> struct by_steps<float> {
 // same in every thread).
 template <typename T, int NP, int NB, bool UPPER>
 __device__ __forceinline__ int cta_factor(T* __restrict__ a, long long lda, long long stride, int n, int vec) {
-    if constexpr (by_steps<T>::value) return cta_factor_steps<T, NP, NB, UPPER>(a, lda, stride, n, vec);
+    if constexpr (by_steps<T>::value) return cta_factor_steps<T, NP, NB, UPPER, by_steps<T>::staged>(a, lda, stride, n, vec);
     else return cta_factor_panels<T, NP, NB, UPPER>(a, lda, stride, n, vec);
 }
 
