@@ -10,10 +10,14 @@
 # a limited number of files, and a call cut off still returns what finished.
 # A step with under 15 s left is skipped and says so. $L is the log folder;
 # stages.txt lists each step's start. step_to_end (below) is the same for a
-# command that may take whatever is left and must stop cleanly.
+# command that may take whatever is left and must stop cleanly; record,
+# stop_if_failed, h200_only and tune_potrf (at the end) are what the calls'
+# scripts share.
+# The kernel cache is build/kcache, kept between calls on a warm machine.
 L=$OUT/logs
 mkdir -p "$L"
 : "${BUDGET:=570}"
+export XDG_CACHE_HOME=${XDG_CACHE_HOME:-$PWD/build/kcache}
 step() {
 	local name=$1 limit=$2 dir=$3
 	shift 3
@@ -48,4 +52,47 @@ run_step() {
 	# shellcheck disable=SC2086 # opts is a list of options
 	(cd "$dir" && timeout $opts "$limit" "$@" >"$L/$name.log" 2>&1; echo "rc $?" >>"$L/$name.log")
 	tar -C "$OUT" -czf "$OUT/logs.tgz" logs
+}
+
+# record DIR writes the card (name, driver, clocks) to $L/gpu.txt and the
+# build's commit file (scripts/device-build) to $L/commit.txt, and sets B to
+# DIR, the folder the steps run binaries from.
+record() {
+	B=$1
+	nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv >"$L/gpu.txt" 2>&1
+	cp "$B/commit" "$L/commit.txt"
+}
+
+# stop_if_failed NAME... ends the call's budget when one of those steps'
+# logs shows a failed test, a panic or an exit status other than 0. Name the
+# checks only: in session 56 a warm-up (a resources test compiling a cold
+# cache) ran out of its time, and a guard over every log stopped the call.
+stop_if_failed() {
+	local name
+	for name in "$@"; do
+		if grep -qE "^(--- FAIL|FAIL)|panic|^rc [1-9]" "$L/$name.log"; then
+			echo "$name failed or ran out: the steps after this are skipped" >>"$L/stages.txt"
+			BUDGET=0
+			return
+		fi
+	done
+}
+
+# h200_only ends the call's budget (every later step is skipped) unless the
+# card is an H200: the tables under tuned/ are the H200's, and an H100 is
+# also sm_90, so its measures must never reach them.
+h200_only() {
+	grep -q H200 "$L/gpu.txt" || {
+		echo "not an H200: the steps after this are skipped" >>"$L/stages.txt"
+		BUDGET=0
+	}
+}
+
+# tune_potrf NAME FLAGS... is one `batchlas tune potrf` by $B's CLI to the
+# end of the budget (step_to_end), both triangles, 20 ms × 3 a candidate,
+# its tables and journal in $L/NAME; FLAGS name the type, orders, batches.
+tune_potrf() {
+	local name=$1
+	shift
+	step_to_end "$name" "$PWD" "$B/batchlas" tune potrf --device cuda:0 --uplo L,U --time 20ms --count 3 "$@" --out "$L/$name"
 }
