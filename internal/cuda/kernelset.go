@@ -1,6 +1,10 @@
 package cuda
 
-import "sync"
+import (
+	"errors"
+	"runtime"
+	"sync"
+)
 
 // KernelSets caches kernels loaded together, per context and key: the
 // kernels of one shape bucket, type or triangle that a GPU package
@@ -30,4 +34,23 @@ func (s *KernelSets[K]) Get(c *Context, key K, load func(*Context, K) ([]*Kernel
 	}
 	s.m.Store(k, ks)
 	return ks, nil
+}
+
+// LoadEach runs loads (each compiling or loading some module), as many at
+// once as GOMAXPROCS, and returns their errors joined, nil if there are
+// none. On a cold kernel cache that costs about one compilation per
+// processor rather than their sum; JIT.Load and KernelSets are safe for it.
+func LoadEach(loads ...func() error) error {
+	errs := make([]error, len(loads))
+	sem := make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
+	var wg sync.WaitGroup
+	for i, load := range loads {
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			errs[i] = load()
+		})
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }

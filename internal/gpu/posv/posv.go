@@ -20,8 +20,6 @@ import (
 	_ "embed"
 	"fmt"
 	"math"
-	"runtime"
-	"sync"
 
 	"github.com/batchlas/batchlas/internal/core"
 	"github.com/batchlas/batchlas/internal/cuda"
@@ -202,23 +200,19 @@ func kernels(c *cuda.Context, b bucket) ([]*cuda.Kernel, error) {
 func Load(c *cuda.Context) ([]*cuda.Kernel, error) {
 	bs := buckets()
 	out := make([][]*cuda.Kernel, len(bs))
-	errs := make([]error, len(bs))
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
+	loads := make([]func() error, len(bs))
 	for i, b := range bs {
-		wg.Go(func() {
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			out[i], errs[i] = kernels(c, b)
-		})
-	}
-	wg.Wait()
-	var all []*cuda.Kernel
-	for i := range bs {
-		if errs[i] != nil {
-			return nil, errs[i]
+		loads[i] = func() (err error) {
+			out[i], err = kernels(c, b)
+			return err
 		}
-		all = append(all, out[i]...)
+	}
+	if err := cuda.LoadEach(loads...); err != nil {
+		return nil, err
+	}
+	var all []*cuda.Kernel
+	for _, ks := range out {
+		all = append(all, ks...)
 	}
 	return all, nil
 }

@@ -225,7 +225,10 @@ func TestArguments(t *testing.T) {
 var warmed sync.Map // *cuda.Context → error
 
 // warm compiles every instantiation at once, in parallel, so that the tests
-// that use them one by one do not compile them one by one.
+// that use them one by one do not compile them one by one: posv.cu's, and
+// the warp tier's modules that Posv, Potrs and the reference potrf.Potrf
+// take from n = 33 (per order otherwise: session 55's TestPosv ran out of
+// its 100 s compiling them on a cold cache).
 func warm(t testing.TB, c *cuda.Context) {
 	t.Helper()
 	if err, ok := warmed.Load(c); ok {
@@ -234,7 +237,8 @@ func warm(t testing.TB, c *cuda.Context) {
 		}
 		return
 	}
-	_, err := Load(c)
+	err := cuda.LoadEach(func() error { _, err := Load(c); return err },
+		func() error { return potrf.LoadWarpModules(c) })
 	warmed.Store(c, err)
 	if err != nil {
 		t.Fatal(err)

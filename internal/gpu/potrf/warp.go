@@ -239,33 +239,72 @@ func posvSplitNames(dt cuda.DType, nc int, upper bool) []string {
 // warpTypes are the types with a warp kernel.
 var warpTypes = []cuda.DType{cuda.Float32, cuda.Float64}
 
-// WarpKernelNames lists every name expression of warp.cu, for a registry or
-// a compile check: potrf_warp (Lower, Upper) for each bucket up to
-// MaxWarpFor, posv_warp (Lower, Upper through the tile, aligned Upper) up
-// to posvWarpMax, potrs_warp (Lower, Upper) up to MaxPotrsWarpFor and
-// posv_split (Lower, Upper) where CanPosvSplit, for each type with the
-// tier.
-func WarpKernelNames() []string {
-	var names []string
+// warpModule is one module of the warp tier as its per-order loaders
+// compile it: one family's kernels for one type, bucket and (the solves)
+// triangle.
+type warpModule struct {
+	names []string
+	load  func(*cuda.Context) ([]*cuda.Kernel, error)
+}
+
+// warpModules lists the warp tier's modules: potrf_warp (Lower, Upper) for
+// each bucket up to MaxWarpFor, and for each triangle posv_warp (through
+// the tile, and aligned Upper) up to posvWarpMax, potrs_warp up to
+// MaxPotrsWarpFor and posv_split where CanPosvSplit, for each type with
+// the tier.
+func warpModules() []warpModule {
+	var ms []warpModule
 	for _, dt := range warpTypes {
 		for nc := warpCols(MaxN + 1); nc <= max(MaxWarpFor(dt), MaxPotrsWarpFor(dt)); nc += 4 {
 			if nc <= MaxWarpFor(dt) {
-				names = append(names, warpKernelNames(dt, nc)...)
+				ms = append(ms, warpModule{warpKernelNames(dt, nc),
+					func(c *cuda.Context) ([]*cuda.Kernel, error) { return warpKernels(c, dt, nc) }})
 			}
 			for _, uplo := range []core.Uplo{core.Lower, core.Upper} {
+				upper := uplo == core.Upper
 				if nc <= posvWarpMax(dt, uplo) {
-					names = append(names, posvWarpNames(dt, nc, uplo == core.Upper)...)
+					ms = append(ms, warpModule{posvWarpNames(dt, nc, upper),
+						func(c *cuda.Context) ([]*cuda.Kernel, error) { return posvWarpKernels(c, dt, nc, uplo) }})
 				}
 				if nc <= MaxPotrsWarpFor(dt) {
-					names = append(names, potrsWarpNames(dt, nc, uplo == core.Upper)...)
+					ms = append(ms, warpModule{potrsWarpNames(dt, nc, upper),
+						func(c *cuda.Context) ([]*cuda.Kernel, error) { return potrsWarpKernels(c, dt, nc, uplo) }})
 				}
 				if CanPosvSplit(dt, nc) == nil {
-					names = append(names, posvSplitNames(dt, nc, uplo == core.Upper)...)
+					ms = append(ms, warpModule{posvSplitNames(dt, nc, upper),
+						func(c *cuda.Context) ([]*cuda.Kernel, error) { return posvSplitKernels(c, dt, nc, uplo) }})
 				}
 			}
 		}
 	}
+	return ms
+}
+
+// WarpKernelNames lists every name expression of warp.cu (warpModules'),
+// for a registry or a compile check.
+func WarpKernelNames() []string {
+	var names []string
+	for _, m := range warpModules() {
+		names = append(names, m.names...)
+	}
 	return names
+}
+
+// LoadWarpModules compiles (or finds in the cache) and loads into c every
+// module of the warp tier, as the per-order loaders would on first use,
+// several at once (cuda.LoadEach). Tests that go through many orders call
+// it first: one at a time on a cold cache, the modules took more than 150 s
+// on the H200's host (session 56).
+func LoadWarpModules(c *cuda.Context) error {
+	ms := warpModules()
+	loads := make([]func() error, len(ms))
+	for i, m := range ms {
+		loads[i] = func() error {
+			_, err := m.load(c)
+			return err
+		}
+	}
+	return cuda.LoadEach(loads...)
 }
 
 // LoadWarpKernels compiles (or finds in the cache) and loads every warp

@@ -341,6 +341,11 @@ func TestWarpConformance(t *testing.T) {
 func TestWarpKernelResources(t *testing.T) {
 	s := gputest.Stream(t)
 	c := s.Context()
+	// Every module at once first; the loop below then finds them loaded
+	// and reports each failure by its bucket.
+	if err := LoadWarpModules(c); err != nil {
+		t.Log(err)
+	}
 	type loader func(*cuda.Context, cuda.DType, int, core.Uplo) ([]*cuda.Kernel, error)
 	for _, dt := range warpTypes {
 		for nc := warpCols(MaxN + 1); nc <= max(MaxWarpFor(dt), MaxPotrsWarpFor(dt)); nc += 4 {
