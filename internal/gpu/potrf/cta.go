@@ -117,6 +117,22 @@ func LoadCTAKernels(c *cuda.Context) ([]*cuda.Kernel, error) {
 	return cuda.DefaultJIT().Load(c, CTASource, CTAKernelNames()...)
 }
 
+// LoadCTAModules compiles (or finds in the cache) and loads into c every
+// bucket's module as PotrfCTA would on first use, several at once
+// (cuda.LoadEach), for tests that go through every order.
+func LoadCTAModules(c *cuda.Context) error {
+	var loads []func() error
+	for dt := cuda.Float32; dt <= cuda.Complex128; dt++ {
+		for _, np := range ctaBuckets(dt) {
+			loads = append(loads, func() error {
+				_, err := ctaKernels(c, dt, np)
+				return err
+			})
+		}
+	}
+	return cuda.LoadEach(loads...)
+}
+
 type ctaKey struct {
 	dt cuda.DType
 	np int

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -202,7 +201,10 @@ func ctaSizes(dt cuda.DType) []int {
 // alone. Orders run in parallel, each on its own stream, since the host
 // reference (n³ per matrix) costs more than the GPU.
 func TestPotrfCTA(t *testing.T) {
-	gputest.Stream(t)
+	s := gputest.Stream(t)
+	if err := LoadCTAModules(s.Context()); err != nil { // every bucket at once, not order by order
+		t.Fatal(err)
+	}
 	t.Run("float32", func(t *testing.T) { testPotrfCTA[float32](t) })
 	t.Run("float64", func(t *testing.T) { testPotrfCTA[float64](t) })
 	t.Run("complex64", func(t *testing.T) { testPotrfCTA[complex64](t) })
@@ -321,46 +323,26 @@ func TestCTAConformance(t *testing.T) {
 func TestCTAKernelResources(t *testing.T) {
 	s := gputest.Stream(t)
 	c := s.Context()
-	type result struct {
-		dt  cuda.DType
-		np  int
-		ks  []*cuda.Kernel
-		err error
+	if err := LoadCTAModules(c); err != nil {
+		t.Log(err) // and each bucket's below
 	}
-	var (
-		wg      sync.WaitGroup
-		mu      sync.Mutex
-		results []result
-	)
-	for dt := cuda.Float32; dt <= cuda.Complex128; dt++ {
-		for _, np := range ctaBuckets(dt) {
-			wg.Go(func() {
-				ks, err := ctaKernels(c, dt, np)
-				mu.Lock()
-				results = append(results, result{dt, np, ks, err})
-				mu.Unlock()
-			})
-		}
-	}
-	wg.Wait()
-	sort.Slice(results, func(i, j int) bool {
-		x, y := results[i], results[j]
-		return x.dt < y.dt || x.dt == y.dt && x.np < y.np
-	})
 	major, minor, _ := cuda.NVRTCVersion()
 	t.Logf("NVRTC %d.%d, %s, %d B of shared memory per block with opt-in", major, minor, c.Device, c.Device.MaxSharedPerBlockOptin)
-	for _, r := range results {
-		if r.err != nil {
-			t.Errorf("%v, bucket %d: %v", r.dt, r.np, r.err)
-			continue
-		}
-		shared := ctaSharedBytes(r.dt, r.np)
-		for _, k := range r.ks {
-			if err := k.AllowDynamicShared(shared); err != nil {
-				t.Errorf("%s: %v", k.Name, err)
+	for dt := cuda.Float32; dt <= cuda.Complex128; dt++ {
+		for _, np := range ctaBuckets(dt) {
+			ks, err := ctaKernels(c, dt, np)
+			if err != nil {
+				t.Errorf("%v, bucket %d: %v", dt, np, err)
 				continue
 			}
-			gputest.CheckResources(t, k, r.np, shared)
+			shared := ctaSharedBytes(dt, np)
+			for _, k := range ks {
+				if err := k.AllowDynamicShared(shared); err != nil {
+					t.Errorf("%s: %v", k.Name, err)
+					continue
+				}
+				gputest.CheckResources(t, k, np, shared)
+			}
 		}
 	}
 }
