@@ -374,36 +374,36 @@ __device__ __forceinline__ int cta_factor_steps(T* __restrict__ a, long long lda
     // saturating batches, H200); there the block copies each block column
     // K's rows NB elements at a time, so a warp moves whole 64-byte segments,
     // and a barrier after each group's wait shows the rows to their owners.
-    if constexpr (!STAGED) {
-        // Nothing staged: the steps load their rows themselves.
-    } else if constexpr (UPPER) {
-        const T* const mat = a + (long long)blockIdx.x * stride;
+    if constexpr (STAGED) {
+        if constexpr (UPPER) {
+            const T* const mat = a + (long long)blockIdx.x * stride;
 #pragma unroll 1
-        for (int K = 0; K * NB < n; ++K) {
-            // Element (K·NB + i, K·NB + c) of the lower triangle: U(K·NB + c, K·NB + i).
-            T* const blk = S + trap_off<NP, NB>(K);
-            const int ld = NP - K * NB;
-            const T* const src = mat + (long long)K * NB * lda + K * NB;
+            for (int K = 0; K * NB < n; ++K) {
+                // Element (K·NB + i, K·NB + c) of the lower triangle: U(K·NB + c, K·NB + i).
+                T* const blk = S + trap_off<NP, NB>(K);
+                const int ld = NP - K * NB;
+                const T* const src = mat + (long long)K * NB * lda + K * NB;
 #pragma unroll 1
-            for (int e = t; e < (n - K * NB) * NB; e += NP) {
-                const int i = e / NB, c = e % NB;
-                if (c <= i) copy_async(blk + i + c * ld, src + (long long)i * lda + c);
+                for (int e = t; e < (n - K * NB) * NB; e += NP) {
+                    const int i = e / NB, c = e % NB;
+                    if (c <= i) copy_async(blk + i + c * ld, src + (long long)i * lda + c);
+                }
+                if (K == 0) commit_copies();
             }
-            if (K == 0) commit_copies();
-        }
-    } else if (row) {
-        const T* const src = a + base;
+        } else if (row) {
+            const T* const src = a + base;
 #pragma unroll 1
-        for (int K = 0; K * NB <= t; ++K) {
-            T* const dst = S + trap_off<NP, NB>(K) + (t - K * NB);
-            const int ld = NP - K * NB;
-            const int top = min(NB - 1, t - K * NB);
+            for (int K = 0; K * NB <= t; ++K) {
+                T* const dst = S + trap_off<NP, NB>(K) + (t - K * NB);
+                const int ld = NP - K * NB;
+                const int top = min(NB - 1, t - K * NB);
 #pragma unroll 1
-            for (int c = 0; c <= top; ++c) copy_async(dst + c * ld, src + (K * NB + c) * step);
-            if (K == 0) commit_copies();
+                for (int c = 0; c <= top; ++c) copy_async(dst + c * ld, src + (K * NB + c) * step);
+                if (K == 0) commit_copies();
+            }
         }
+        commit_copies();
     }
-    if constexpr (STAGED) commit_copies();
 
     T r[NB], nx[NB]; // nx: the next step's part of the row (not STAGED)
     if constexpr (!STAGED) load_panel<T, NB, UPPER>(r, a, base, step, t, 0, n, vec);
