@@ -14,25 +14,12 @@
 //  4. every block updates its tile columns c > j (rows ≥ c·32) by P·P_cᵀ: a thread 4 columns × (nt − c) rows.
 // Upper (column-major, A = UᵀU) runs the same on the transpose: element (r, c) of the lower triangle is U(c, r).
 // Failure: the first pivot that is not > 0 (or NaN) sets info = its column + 1; every block stops after that step.
-// The identity beyond n. Lab only: no Potrf contract (a failed matrix's contents are not LAPACK's).
+// The identity beyond n. Lab only: no Potrf contract (a failed matrix's contents are not LAPACK's). Compiled after
+// cluster.cuh (cl_rank, cl_sync, peer), which cluster.py puts before it.
 #define NT 256
 #define TS 32
 #define PITCH 33
 
-__device__ __forceinline__ unsigned cl_rank() {
-    unsigned r;
-    asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
-    return r;
-}
-__device__ __forceinline__ void cl_sync() {
-    asm volatile("barrier.cluster.arrive.release.aligned;\n barrier.cluster.wait.acquire.aligned;" ::: "memory");
-}
-// peer: the generic address of p's counterpart in block rank of the cluster.
-template <typename P> __device__ __forceinline__ P* peer(P* p, unsigned rank) {
-    unsigned long long r;
-    asm volatile("mapa.u64 %0, %1, %2;" : "=l"(r) : "l"(p), "r"(rank));
-    return reinterpret_cast<P*>(r);
-}
 template <bool UPPER> __device__ __forceinline__ long long at(int r, int c, long long ld) {
     return UPPER ? c + (long long)r * ld : r + (long long)c * ld;
 }

@@ -15,7 +15,7 @@ import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SRC = open(f"{HERE}/cluster.cu").read()
+SRC = open(f"{HERE}/cluster.cuh").read() + open(f"{HERE}/cluster.cu").read()
 NT = 256
 KERNELS = {  # name: (NP, CL, uplo)
     "chol_cluster_512_8_L": (512, 8, "L"), "chol_cluster_512_8_U": (512, 8, "U"),
@@ -31,20 +31,11 @@ def shared_bytes(np_, cl):
 
 
 if os.environ.get("COMPILE_ONLY"):
-    import ctypes
-    nv = ctypes.CDLL(os.environ.get("NVRTC", "libnvrtc.so"))
-    prog = ctypes.c_void_p()
-    nv.nvrtcCreateProgram(ctypes.byref(prog), SRC.encode(), b"cluster.cu", 0, None, None)
-    opts = [b"--gpu-architecture=sm_90", b"-std=c++17"]
-    rc = nv.nvrtcCompileProgram(prog, len(opts), (ctypes.c_char_p * len(opts))(*opts))
-    n = ctypes.c_size_t()
-    nv.nvrtcGetProgramLogSize(prog, ctypes.byref(n))
-    log = ctypes.create_string_buffer(n.value)
-    nv.nvrtcGetProgramLog(prog, log)
-    print(f"nvrtc rc {rc}", log.value.decode())
+    sys.path.insert(0, HERE)
+    from nvrtc import compile_only
     for name, (np_, cl, _) in KERNELS.items():
         print(f"{name}: {shared_bytes(np_, cl)} B of dynamic shared memory")
-    sys.exit(rc)
+    sys.exit(compile_only(SRC, "cluster.cu"))
 
 import cupy as cp
 import numpy as np

@@ -13,31 +13,19 @@
 # around the launch (launch overhead under 0.1 % at these counts); ns a hand-over = time / (2 * ITERS).
 #   python3 bench/results/h200/session56/lab/handoff.py      # on the GPU machine, from the repository root
 #   COMPILE_ONLY=1 NVRTC=/tmp/lcuda/usr/lib/x86_64-linux-gnu/libnvrtc.so.12 python3 …/handoff.py   # here
-import ctypes
 import os
 import sys
 
-SRC = r"""
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from nvrtc import compile_only  # noqa: E402
+
+SRC = open(f"{HERE}/cluster.cuh").read() + r"""
 __device__ __forceinline__ unsigned ld_acquire_gpu(const unsigned* p) {
     unsigned v; asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory"); return v;
 }
 __device__ __forceinline__ void st_release_gpu(unsigned* p, unsigned v) {
     asm volatile("st.release.gpu.global.u32 [%0], %1;" :: "l"(p), "r"(v) : "memory");
-}
-__device__ __forceinline__ unsigned ld_acquire_cluster(const unsigned* p) {
-    unsigned v; asm volatile("ld.acquire.cluster.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory"); return v;
-}
-__device__ __forceinline__ void st_release_cluster(unsigned long long p, unsigned v) {
-    asm volatile("st.release.cluster.u32 [%0], %1;" :: "l"(p), "r"(v) : "memory");
-}
-__device__ __forceinline__ unsigned long long peer_address(const void* p, unsigned rank) {
-    unsigned long long r; asm volatile("mapa.u64 %0, %1, %2;" : "=l"(r) : "l"(p), "r"(rank)); return r;
-}
-__device__ __forceinline__ unsigned cluster_rank() {
-    unsigned r; asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r)); return r;
-}
-__device__ __forceinline__ void cluster_sync() {
-    asm volatile("barrier.cluster.arrive.release.aligned;\n barrier.cluster.wait.acquire.aligned;" ::: "memory");
 }
 
 // Two blocks on (most likely) two multiprocessors; flags 128 bytes apart.
@@ -60,11 +48,11 @@ extern "C" __global__ void ping_global(unsigned* flags, int iters) {
 // The same between the two blocks of a cluster, each flag in its waiter's shared memory.
 extern "C" __global__ void __cluster_dims__(2, 1, 1) ping_cluster(int iters) {
     __shared__ unsigned flag;
-    const unsigned me = cluster_rank();
+    const unsigned me = cl_rank();
     if (threadIdx.x == 0) flag = 0;
-    cluster_sync();
+    cl_sync();
     if (threadIdx.x == 0) {
-        const unsigned long long theirs = peer_address(&flag, 1 - me);
+        unsigned* const theirs = peer(&flag, 1 - me);
         for (int i = 1; i <= iters; ++i) {
             if (me == 0) {
                 st_release_cluster(theirs, i);
@@ -75,18 +63,18 @@ extern "C" __global__ void __cluster_dims__(2, 1, 1) ping_cluster(int iters) {
             }
         }
     }
-    cluster_sync(); // no block leaves while its peer may still store into its shared memory
+    cl_sync(); // no block leaves while its peer may still store into its shared memory
 }
 
 // ITERS cluster barriers of every thread of a cluster of 2 or 8 blocks of 128 threads.
 extern "C" __global__ void __cluster_dims__(2, 1, 1) barrier_cluster2(int iters, unsigned* sink) {
     unsigned x = threadIdx.x;
-    for (int i = 0; i < iters; ++i) { cluster_sync(); x = x * 3u + 1u; }
+    for (int i = 0; i < iters; ++i) { cl_sync(); x = x * 3u + 1u; }
     if (x == 0xdeadbeefu) *sink = x;
 }
 extern "C" __global__ void __cluster_dims__(8, 1, 1) barrier_cluster8(int iters, unsigned* sink) {
     unsigned x = threadIdx.x;
-    for (int i = 0; i < iters; ++i) { cluster_sync(); x = x * 3u + 1u; }
+    for (int i = 0; i < iters; ++i) { cl_sync(); x = x * 3u + 1u; }
     if (x == 0xdeadbeefu) *sink = x;
 }
 // ITERS __syncthreads of one block of 128 threads.
@@ -99,17 +87,7 @@ extern "C" __global__ void barrier_block(int iters, unsigned* sink) {
 NAMES = ["ping_global", "ping_cluster", "barrier_cluster2", "barrier_cluster8", "barrier_block"]
 
 if os.environ.get("COMPILE_ONLY"):
-    nv = ctypes.CDLL(os.environ.get("NVRTC", "libnvrtc.so"))
-    prog = ctypes.c_void_p()
-    nv.nvrtcCreateProgram(ctypes.byref(prog), SRC.encode(), b"handoff.cu", 0, None, None)
-    opts = [b"--gpu-architecture=sm_90", b"-std=c++17"]
-    rc = nv.nvrtcCompileProgram(prog, len(opts), (ctypes.c_char_p * len(opts))(*opts))
-    n = ctypes.c_size_t()
-    nv.nvrtcGetProgramLogSize(prog, ctypes.byref(n))
-    log = ctypes.create_string_buffer(n.value)
-    nv.nvrtcGetProgramLog(prog, log)
-    print(f"nvrtc rc {rc}", log.value.decode())
-    sys.exit(rc)
+    sys.exit(compile_only(SRC, "handoff.cu"))
 
 import cupy as cp
 import numpy as np
