@@ -1,0 +1,164 @@
+# Lab (GPU machine): where a tile step of chol_tiled's chain goes today, from globaltimer stamps. Session 56's
+# lab/handoff.py put one hand-over between blocks at about 0.56 µs (0.47 through a cluster peer), and the suite's
+# chains take 8.3–9.1 µs a tile step; session 21's stamps (n = 1024, one matrix, exact FP32, before factor_rows'
+# present form, the hand-over orders of session 32 and the prefix tasks of session 31) are the last breakdown. This
+# one is of the committed kernel: the one-block 3xTF32 kernels the tables route the suite's chains to.
+#
+# Thread 0 of each task writes, straight to global memory (no register held across the task), the globaltimer at
+#   0 the task's start (after its ticket),
+#   1 the end of its own loop (the products over the finished columns; a diagonal task's sums for its two tiles),
+#   2 the previous diagonal task's flag seen (wait_flags on (c, c)),
+#   3 the factor's start (L(j, j − 1) made from X_{j−1}, the diagonal tile updated and in shared memory),
+#   4 the factor's end (factor_rows: the factor and the inverse X_j),
+#   5 the flag (j, j) published (after X_j and info are stored),
+# and the task's j, m and kind. For matrix 0's diagonal tasks j = 1 … nt − 1 it prints the medians of: hand-over
+# (2 − the previous task's 5), X in and the two products (3 − 2), factor and inverse (4 − 3), X out and publish
+# (5 − 4), the step (5 − the previous 5), and how often the task's own loop (1) ended after the previous publish.
+# The stamped kernel is timed against the tree's, interleaved (tiledlab), to show what the stamps cost.
+#
+# Usage, from the repository root: python3 bench/results/h200/session57/lab/stamps.py
+# Env: CASES ("512x16,1024x4,256x64,2048x2,4096x1"), REPS (7), UPLO (U), NOINV=1, EARLY=1 and OVERLAP=1 (variants,
+# below),
+# COMPILE_ONLY=1 (resources only).
+import os, sys
+
+sys.path.insert(0, "bench/lab")
+import tiledlab as tl
+
+head = open("internal/gpu/cholblocked/blocked.cu").read()
+
+
+def edit(s, old, new):
+    assert s.count(old) == 1, (old, s.count(old))
+    return s.replace(old, new)
+
+
+# P(k) stamps point k of the task whose ticket s_ticket holds (shared memory: nothing stays in registers).
+K = "template <typename T, int TS, int NT, bool UPPER, bool SPLIT, bool PANEL, int MIN_BLOCKS>\n__global__"
+s = edit(head, K, r'''#define STAMP_TASKS (1 << 18)
+__device__ unsigned long long g_st[STAMP_TASKS * 6];
+__device__ int g_meta[STAMP_TASKS];
+__device__ __forceinline__ unsigned long long gtime() { unsigned long long v; asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(v)); return v; }
+#define P(k) do { if (threadIdx.x == 0 && s_ticket < STAMP_TASKS) g_st[(long long)s_ticket * 6 + (k)] = gtime(); } while (0)
+''' + K)
+s = edit(s, "        if (t >= s_tasks) return; // uniform (s_tasks is set before the first barrier)\n",
+         "        if (t >= s_tasks) return; // uniform (s_tasks is set before the first barrier)\n        P(0);\n")
+s = edit(s, "        int f = j0 > 0 ? ld_cg(info + m) : 0;\n",
+         "        P(1);\n        if (tid == 0 && s_ticket < STAMP_TASKS) g_meta[s_ticket] = (diag ? 1 << 30 : 0) | (m << 12) | j;\n"
+         "        int f = j0 > 0 ? ld_cg(info + m) : 0;\n")
+s = edit(s, "            wait_flags(flag(c, c, m), flag(c, c, m));\n            f = ld_cg(info + m);\n",
+         "            wait_flags(flag(c, c, m), flag(c, c, m));\n            P(2);\n            f = ld_cg(info + m);\n")
+s = edit(s, "            int fail;\n            R dfail;\n", "            P(3);\n            int fail;\n            R dfail;\n")
+s = edit(s, "                factor_rows<NT, PRE>(s_a, s_b, wj, j + 1 < nt, fail, dfail);\n",
+         "                factor_rows<NT, PRE>(s_a, s_b, wj, j + 1 < nt, fail, dfail);\n                P(4);\n")
+s = edit(s, "                publish(flag(j, j, m));\n                store_block",
+         "                publish(flag(j, j, m));\n                P(5);\n                store_block")
+
+# noinv (NOINV=1): the stamped kernel with factor_rows' inverse left out. Its factors are wrong (every X is 0) and
+# it is not checked; its steps bound what taking the inverse off the chain could save (the next diagonal task would
+# then solve with L(j, j) instead of multiplying by X_j, which costs something of its own).
+variants = {"head": head, "stamped": s}
+if os.environ.get("NOINV") == "1":
+    variants["noinv"] = edit(s, "factor_rows<NT, PRE>(s_a, s_b, wj, j + 1 < nt, fail, dfail);",
+                             "factor_rows<NT, PRE>(s_a, s_b, wj, false, fail, dfail);")
+# early (EARLY=1): the stamped kernel with lab/early.py's change (L(j, j) published before X_j; the next diagonal
+# task solves against it). Checked by residual.
+if os.environ.get("EARLY") == "1":
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from early import with_early
+    variants["early"] = with_early(s)
+# overlap (OVERLAP=1): the stamped kernel with lab/overlap.py's change (factor_rows' inverse in warp 1, overlapped with
+# the factor; the same bits as head's).
+if os.environ.get("OVERLAP") == "1":
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from overlap import with_overlap
+    variants["overlap"] = with_overlap(s)
+uplo = os.environ.get("UPLO", "U")
+kernels = {(uplo, 1): f"chol_tiled<float, 32, 128, {'true' if uplo == 'U' else 'false'}, true, false, 1>"}
+results = tl.build(variants, kernels)
+if os.environ.get("COMPILE_ONLY") == "1":
+    sys.exit(0)
+
+import cupy as cp
+import numpy as np
+
+fns = tl.functions(results, kernels)
+# The stamped kernels from the modules whose g_st and g_meta are read (tl.functions loads modules of its own).
+stamped = [v for v in variants if v != "head"]
+g_st, g_meta = {}, {}
+for name, path, _, low, _ in results:
+    if name not in stamped:
+        continue
+    mod = cp.RawModule(path=path)
+    for key, expr in kernels.items():
+        f = mod.get_function({v: k for k, v in low.items()}[expr])
+        f.max_dynamic_shared_size_bytes = tl.split_shared_bytes(key[-1])
+        fns[(name, key)] = f
+    g_st[name] = cp.ndarray((6 << 18,), cp.uint64, mod.get_global("g_st"))
+    g_meta[name] = cp.ndarray((1 << 18,), cp.int32, mod.get_global("g_meta"))
+reps = int(os.environ.get("REPS", "7"))
+bad = 0
+print("µs; medians over matrix 0's diagonal tasks j = 1 … nt − 1 (head: the tree's kernel, timed only)")
+print(f"{'case':>10} {'variant':>8} {'time':>8} {'steps':>5} {'step':>6} {'hand-over':>9} {'X+products':>10} "
+      f"{'factor+inv':>10} {'X out+flag':>10} {'own loop late':>13}")
+for spec in os.environ.get("CASES", "512x16,1024x4,256x64,2048x2,4096x1").split(","):
+    n, count = map(int, spec.split("x"))
+    c = tl.Case(n, count, uplo)
+    # Room for early.py's slots after X and the prefix tasks' sums (tiledlab's Case has 3·count·nt·TS²).
+    c.x = cp.zeros(5 * count * ((n + 31) // 32) * 1024 + 4096, np.float32)
+    checks, keep = {}, {}
+    for v in stamped:
+        g_st[v].fill(0)
+        g_meta[v].fill(-1)
+    ts = tl.interleaved(c, fns, list(variants), (uplo, 1), reps=reps, after=lambda arm: (checks.__setitem__(arm, c.check()), keep.__setitem__(arm, c.a.get())))
+    print(f"{spec:>10} {'head':>8} {np.median(ts['head']):8.1f}")
+    if "overlap" in variants:
+        same = np.array_equal(keep["stamped"].view(np.uint32), keep["overlap"].view(np.uint32))
+        bad += not same
+        print(f"{spec:>10} overlap's factors {'equal' if same else 'DIFFER FROM'} the stamped kernel's bit for bit")
+    for arm, (info, resid) in checks.items():
+        if arm != "noinv" and (info != 0 or resid >= 20):
+            bad += 1
+            print(f"{spec} {arm}: BAD (info {info}, residual {resid:.3f} n·eps)")
+    for v in stamped:
+        # Each stamped module's g_st holds its kernel's last launch.
+        meta = g_meta[v].get()
+        st = g_st[v].get().reshape(-1, 6).astype(np.int64)
+        diag = {}
+        for t in np.nonzero(meta >= 0)[0]:
+            m = int(meta[t])
+            if m >> 30 and ((m >> 12) & 0x3FFFF) == 0:
+                diag[m & 0xFFF] = st[t] / 1e3
+        js = sorted(diag)
+        rows = []
+        for j in js[1:]:
+            p, q = diag[j - 1], diag[j]
+            if p[5] == 0 or min(q[1:6]) == 0:
+                continue
+            rows.append((q[5] - p[5], q[2] - p[5], q[3] - q[2], q[4] - q[3], q[5] - q[4], q[1] > p[5]))
+        r = np.array(rows)
+        med = np.median(r[:, :5], axis=0)
+        print(f"{spec:>10} {v:>8} {np.median(ts[v]):8.1f} {len(r):5d} {med[0]:6.2f} {med[1]:9.2f} {med[2]:10.2f} {med[3]:10.2f} "
+              f"{med[4]:10.2f} {int(r[:, 5].sum()):6d} of {len(r)}", flush=True)
+        np.save(f"{os.environ.get('OUT', '/tmp')}/stamps-{uplo}-{v}-{spec}.npy", np.array([[j, *diag[j]] for j in js]))
+for v in [v for v in ("early", "overlap") if v in variants]:
+    # A failing matrix: matrix 1 of 4 (n = 512) with A(70, 70) = −100 fails at column 71, in tile 2; the others are
+    # SPD. The variant must report the same info as head and leave matrix 1 as head does (early within rounding:
+    # its tile (j + 1, j) comes from another formula), and must not hang (early: a diagonal task of a failed matrix
+    # releases the early flag).
+    n, count = 512, 4
+    c = tl.Case(n, count, uplo)
+    c.x = cp.zeros(5 * count * 16 * 1024 + 4096, np.float32)
+    c.A0[n * n + 70 + 70 * n] = -100
+    out = {}
+    tl.interleaved(c, fns, ["head", v], (uplo, 1), reps=1,
+                   after=lambda arm: out.__setitem__(arm, (c.info.get().copy(), c.a.get().copy())))
+    (ih, ah), (ie, ae) = out["head"], out[v]
+    m1 = slice(n * n, 2 * n * n)
+    same = np.array_equal(ih, ie) and np.allclose(ah[m1], ae[m1], rtol=1e-4, atol=1e-5, equal_nan=True)
+    others = max(abs(ah[k * n * n:(k + 1) * n * n] - ae[k * n * n:(k + 1) * n * n]).max() for k in (0, 2, 3))
+    bad += not same
+    print(f"failing matrix, {v}: info head {ih.tolist()}, {v} {ie.tolist()}; matrix 1 {'agrees' if same else 'DIFFERS'}; "
+          f"largest difference in the others {others:.2e}")
+print("BAD" if bad else "every result checked (info 0, residual under 20 n·eps; the failing matrix as head's)")
+sys.exit(1 if bad else 0)
