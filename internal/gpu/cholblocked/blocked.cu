@@ -296,9 +296,10 @@ __device__ __forceinline__ void inverse_pivots4(const float (&s_l)[P][N][S], con
     }
 }
 
-// factor_rows is the diagonal factor for a 32×32 float block in warp 0,
-// lane i holding row i in registers; the block's other warps only wait at
-// its final barrier (chol_tiled gives them a tile to store first). Per
+// factor_rows is the diagonal factor for a 32×32 float block in warps 0
+// and 1: warp 0 factors, lane i holding row i in registers, and warp 1
+// forms the inverse behind it (Overlap below); the block's other warps only
+// wait at its final barrier (chol_tiled gives them a tile to store first). Per
 // step of 8 columns c0 = 0, 8, 16, 24: (a) every lane reads the step's 8×8
 // diagonal block, as the steps before left it, and (b) factors it by
 // itself, so the 8 pivots need no communication at all; (c) each lane
@@ -308,8 +309,8 @@ __device__ __forceinline__ void inverse_pivots4(const float (&s_l)[P][N][S], con
 // rows go to shared memory (s_l) and (e) each lane subtracts them from the
 // rest of its row: the next step's columns first, whose diagonal block
 // then goes to s_d, and the rest in the next step after its reads, where
-// it overlaps the next diagonal factor instead of delaying it. Afterwards
-// lane j forms column j of X = L⁻¹ by forward substitution with the
+// it overlaps the next diagonal factor instead of delaying it. Lane j of
+// warp 1 forms column j of X = L⁻¹ by forward substitution with the
 // pivots' 1/L(k, k) from the factor (0 from a failed pivot on, as in
 // factor_subblocks: later columns of L and rows of X are then 0 for finite
 // data, and X's leading block is the inverse of L's).
@@ -335,12 +336,67 @@ __device__ __forceinline__ void inverse_pivots4(const float (&s_l)[P][N][S], con
 // and cfloat keep factor_subblocks (the same code with 8-byte entries took
 // chol_tiled to 255 registers and 8–40 B of local memory), and so do the
 // float kernels built for four blocks a multiprocessor (chol_tiled's
-// Occupancy). BOUND adds a __syncwarp every 8 columns of the inverse, which
-// bounds how far ptxas hoists its reads of L: chol_tiled's kernels with
-// prefix tasks (its PRE) spilled 8–16 B under CUDA 13 in every form tried
-// without it (session 31, calls 1 to 4) and none with it; the kernels
-// without them keep the form that was measured (BOUND false).
-template <int NT, bool BOUND = false>
+// Occupancy).
+//
+// Overlap (session 57). Until then warp 0 formed X after its factor, on
+// the chain from one diagonal tile to the next. globaltimer stamps in
+// chol_tiled's one-block 3xTF32 kernels (H100; bench/results/h200/
+// session57/lab/stamps.py) put a tile step at 8.3–9 µs, 5.3 of them the
+// factor and inverse, and the same kernel without the inverse (wrong
+// factors, a bound) 7–15 % faster through the suite's chains. So warp 0
+// publishes each step once its columns are in s_l and its pivots in s_rd
+// (an mbarrier a step, rows_bars, 32 arrivals), and warp 1 forms that
+// step's pivots of every column of X as soon as it sees it, so that only
+// the last step's follow the factor, as in factor_quarters. The same
+// operations in the same order: the bits of L and X do not change (the
+// lab's form, call 6, bit for bit at five orders and on a failing
+// matrix). Through the cholesky-gpumode suite on an H100 (call 8, the
+// auto arm by both builds in turns, two runs each, µs, before → after):
+// n = 512 at 16 matrices 139.0 → 125.4, n = 1024 at 4 262.8 → 236.4,
+// n = 2048 at 2 530.7 → 474.9, n = 4096 at one 1148 → 1096, n = 256 at
+// 64 82.0 → 79.2, n = 16384 at one (the blocked driver's tiled panels)
+// 23601 → 23398; the four-block kernels' cases unchanged. The wait every
+// 8 columns also bounds how far ptxas hoists the inverse's reads of L,
+// which a __syncwarp did before (chol_tiled's kernels with prefix tasks
+// spilled 8–16 B under CUDA 13 without it, session 31); the kernels keep
+// 253–255 registers and no local memory under CUDA 13. The lab's form
+// published through a counter in shared memory (st.release and ld.acquire
+// at CTA scope), which took the kernels to 178–188 registers, but
+// racecheck reported hazards between the accesses it orders (call 7), as
+// it did for named barriers (session 50); with the mbarriers it reports
+// none (call 8).
+// Needs NT ≥ 64 and rows_init before the first call (chol_tiled's ROWS).
+__device__ __forceinline__ unsigned smem_addr(const void* p) { return (unsigned)__cvta_generic_to_shared(p); }
+// bar_init sets up the mbarrier at b for count arrivals a phase; bar_arrive
+// is one thread's arrival (release, CTA scope); bar_wait waits (acquire)
+// for the phase of the given parity to complete. factor_rows and
+// factor_quarters publish their steps through them.
+__device__ __forceinline__ void bar_init(unsigned long long* b, unsigned count) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_addr(b)), "r"(count) : "memory");
+}
+__device__ __forceinline__ void bar_arrive(unsigned long long* b) {
+    asm volatile("{\n .reg .b64 st;\n mbarrier.arrive.shared::cta.b64 st, [%0];\n}" ::"r"(smem_addr(b)) : "memory");
+}
+__device__ __forceinline__ void bar_wait(unsigned long long* b, unsigned parity) {
+    unsigned done = 0;
+    while (!done)
+        asm volatile("{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n selp.u32 %0, 1, 0, p;\n}"
+                     : "=r"(done)
+                     : "r"(smem_addr(b)), "r"(parity)
+                     : "memory");
+}
+// rows_bars[p] completes when warp 0's 32 lanes have published step p,
+// once a call; rows_phase keeps the parity. rows_init (thread 0, before a
+// full barrier) must run before the first call.
+__shared__ __align__(8) unsigned long long rows_bars[4];
+__shared__ unsigned rows_phase;
+__device__ __forceinline__ void rows_init() {
+    if (threadIdx.x == 0) {
+        for (int b = 0; b < 4; ++b) bar_init(&rows_bars[b], 32);
+        rows_phase = 0;
+    }
+}
+template <int NT>
 __device__ __forceinline__ void factor_rows(float (*s_a)[33], float (*s_x)[33], int w, bool inverse, int& fail_out,
                                             float& dfail_out) {
     constexpr int N = 32, S = 8, P = N / S;
@@ -408,6 +464,7 @@ __device__ __forceinline__ void factor_rows(float (*s_a)[33], float (*s_x)[33], 
 #pragma unroll
             for (int t = 0; t < S; ++t)
                 if (c0 + t <= li) s_a[li][c0 + t] = r[c0 + t];
+            bar_arrive(&rows_bars[p]); // s_l[p] and (lane 0) s_rd's step p, to warp 1
             if (p + 1 < P) {
                 // (e) The next step's columns, and its diagonal block.
                 __syncwarp();
@@ -429,8 +486,11 @@ __device__ __forceinline__ void factor_rows(float (*s_a)[33], float (*s_x)[33], 
             s_fail = fail;
             s_dfail = dfail;
         }
+    } else if (threadIdx.x < 64) {
+        // Warp 1: the inverse, each step's pivots once warp 0 has published them.
+        const int li = threadIdx.x - 32;
+        const unsigned parity = rows_phase & 1;
         if (inverse) {
-            __syncwarp(); // s_l and s_rd are complete
             // Column j = li of X: X(k, j) = −(1/L(k, k))·Σ_{j≤m<k} L(k, m)·X(m, j),
             // X(j, j) = 1/L(j, j); acc[i] gathers the sum as the X(m, j) come.
             float acc[N];
@@ -438,7 +498,7 @@ __device__ __forceinline__ void factor_rows(float (*s_a)[33], float (*s_x)[33], 
             for (int i = 0; i < N; ++i) acc[i] = 0.0f;
 #pragma unroll
             for (int k4 = 0; k4 < N; k4 += 4) {
-                if (BOUND && k4 > 0 && k4 % 8 == 0) __syncwarp(); // bounds how far ptxas hoists the reads (BOUND below)
+                if (k4 % S == 0) bar_wait(&rows_bars[k4 / S], parity); // step k4/S's columns and pivots (Overlap above)
                 // Four pivots at a time.
                 inverse_pivots4(s_l, s_rd, s_x, li, k4, acc);
             }
@@ -447,6 +507,8 @@ __device__ __forceinline__ void factor_rows(float (*s_a)[33], float (*s_x)[33], 
     __syncthreads();
     fail_out = s_fail;
     dfail_out = s_dfail;
+    // The next call reads the phase after the caller's full barriers.
+    if (threadIdx.x == 0) rows_phase += 1;
 }
 
 // factor_quarters is factor_rows with its four steps of 8 columns dealt
@@ -499,28 +561,14 @@ __device__ __forceinline__ void factor_rows(float (*s_a)[33], float (*s_x)[33], 
 // The mbarriers B(p, q) at [id − 1], id = 1 + 4p + q.
 __shared__ __align__(8) unsigned long long quarters_bars[13];
 __shared__ unsigned quarters_phase;
-__device__ __forceinline__ unsigned smem_addr(const void* p) { return (unsigned)__cvta_generic_to_shared(p); }
 __device__ __forceinline__ void quarters_init() {
     if (threadIdx.x == 0) {
-        for (int b = 0; b < 13; ++b)
-            asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_addr(&quarters_bars[b])), "r"(32) : "memory");
+        for (int b = 0; b < 13; ++b) bar_init(&quarters_bars[b], 32);
         quarters_phase = 0;
     }
 }
-// mbar_arrive is one lane's arrival (release, CTA scope); mbar_wait waits
-// (acquire) for the phase of the given parity to complete.
-__device__ __forceinline__ void mbar_arrive(int id) {
-    asm volatile("{\n .reg .b64 st;\n mbarrier.arrive.shared::cta.b64 st, [%0];\n}" ::"r"(smem_addr(&quarters_bars[id - 1]))
-                 : "memory");
-}
-__device__ __forceinline__ void mbar_wait(int id, unsigned parity) {
-    unsigned done = 0;
-    while (!done)
-        asm volatile("{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n selp.u32 %0, 1, 0, p;\n}"
-                     : "=r"(done)
-                     : "r"(smem_addr(&quarters_bars[id - 1])), "r"(parity)
-                     : "memory");
-}
+__device__ __forceinline__ void mbar_arrive(int id) { bar_arrive(&quarters_bars[id - 1]); }
+__device__ __forceinline__ void mbar_wait(int id, unsigned parity) { bar_wait(&quarters_bars[id - 1], parity); }
 
 template <int NT>
 __device__ __forceinline__ void factor_quarters(float (*s_a)[33], float (*s_x)[33], int w, bool inverse, int& fail_out,
@@ -617,7 +665,7 @@ __device__ __forceinline__ void factor_quarters(float (*s_a)[33], float (*s_x)[3
         for (int k4 = 0; k4 < N; k4 += 4) {
             // Step k4/S's columns and pivots are published. The wait, and a
             // __syncwarp between, bound how far ptxas hoists the reads (as
-            // factor_rows' BOUND; without the __syncwarp chol_tiled's
+            // factor_rows' waits; without the __syncwarp chol_tiled's
             // one-block kernels took 8–16 B of stack under NVRTC 12.4).
             if (k4 > 0 && k4 % S == 0) mbar_wait(B(k4 / S, 0), parity);
             else if (k4 > 0) __syncwarp();
@@ -1042,8 +1090,9 @@ __global__ void __launch_bounds__(kApplyThreads) chol_apply(T* __restrict__ a, l
 // Deferred store (ROWS). The diagonal task stored L(j, j − 1)
 // and released its flag before its update, and both were on the chain
 // from one diagonal tile to the next. Now L(j, j − 1) stays in s_c for the
-// update, and warps 1… store it and release its flag while warp 0
-// factors (factor_rows needs one warp). Measured together with the order
+// update, and warps 2 and 3 store it and release its flag while warps 0
+// and 1 factor (warps 1… until session 57, whose factor_rows forms the
+// inverse in warp 1). Measured together with the order
 // (session 18, call 8: chol_tiled launched from CuPy, one process, L2
 // evicted, µs, this code against the previous): float32 Upper exact
 // n = 256, one matrix 70.5 → 64.7, 64 matrices 124.9 → 107.2, n = 512 at
@@ -1055,7 +1104,7 @@ __global__ void __launch_bounds__(kApplyThreads) chol_apply(T* __restrict__ a, l
 // first until session 19: with the register stages of their loop, every
 // form of the two tried (22, session 18) gave them 32–64 B of local
 // memory (Copies above). The float panel kernels (PANEL) take the deferred
-// store and factor_rows too since session 20, their warps 1… writing the
+// store and factor_rows too since session 20, their storing warps writing the
 // tile's TF32 split as well, so that every float kernel built for one
 // block a multiprocessor has one form. It did not make the blocked
 // driver's tiled panels faster: through the suite (Upper), session 19's
@@ -1609,12 +1658,13 @@ __global__ void __launch_bounds__(NT, MIN_BLOCKS)
     __shared__ T s_c[ROWS ? TS : 1][TS + 1]; // tile (j, j − 1) of a diagonal task
     __shared__ int s_ticket;
     __shared__ int s_jm[2]; // a task's j and m, for the diagonal factor's epilogue
-    __shared__ unsigned s_stored; // warps 1… done storing tile (j, j − 1) (ROWS; count_in)
+    __shared__ unsigned s_stored; // warps 2 and 3 done storing tile (j, j − 1) (ROWS; count_in)
 
     const int tid = threadIdx.x;
     if (ROWS && tid == 0) s_stored = 0; // the task loop's barriers come before any count_in
     // factor_quarters' mbarriers (QUARTERS); the task loop's barriers come before its first call.
     if constexpr (QUARTERS) quarters_init();
+    if constexpr (ROWS) rows_init(); // factor_rows' mbarriers
     // The panel: rows and columns from j0 on, width columns of them (all
     // when width = n − j0); n, i, j and c below count from j0. PotrfTiled's
     // instantiation fixes the whole matrix (see Panels above).
@@ -1924,13 +1974,14 @@ __global__ void __launch_bounds__(NT, MIN_BLOCKS)
             int fail;
             R dfail;
             if constexpr (ROWS) {
-                // Warps 1… store tile (j, j − 1), a row (Upper) or column a
-                // warp and step, while warp 0 factors. (store_tile's pattern
+                // Warps 2 and 3 store tile (j, j − 1), a row (Upper) or column
+                // a warp and step, while warps 0 and 1 factor (factor_rows).
+                // (store_tile's pattern
                 // for 96 threads, inside factor_rows or before it, cost
                 // 16–64 B of local memory, session 18.) Between the full
-                // barriers before and after, they read only s_c and warp 0
-                // touches only s_a, s_b and factor_rows' arrays. The last of
-                // warps 1… to finish releases the tile's flag (count_in on
+                // barriers before and after, they read only s_c and warps 0
+                // and 1 touch only s_a, s_b and factor_rows' arrays. The last
+                // of them to finish releases the tile's flag (count_in on
                 // s_stored, which wraps back to 0). Until session 34 they met
                 // at a named barrier (bar.sync 1, NT − 32) and thread 32
                 // released it: racecheck then reported hazards between
@@ -1940,10 +1991,10 @@ __global__ void __launch_bounds__(NT, MIN_BLOCKS)
                 // lines), and none in the kernels without it. With count_in,
                 // 0 hazards (float32 exact and 3xTF32, both triangles, n = 97;
                 // bench/results/h200/session34/, call 3).
-                if (defer && tid >= 32) {
+                if (defer && tid >= 64) {
                     const int lane = tid % 32;
 #pragma unroll 1
-                    for (int sl = tid / 32 - 1; sl < TS; sl += NT / 32 - 1) {
+                    for (int sl = tid / 32 - 2; sl < TS; sl += NT / 32 - 2) {
                         const int r = UPPER ? sl : lane, q = UPPER ? lane : sl;
                         if (r < nr) am[nat<UPPER>((long long)i * TS + r, (long long)c * TS + q, lda)] = UPPER ? conj_(s_c[r][q]) : s_c[r][q];
                         // A panel's TF32 split, K-major as store_tile writes it: row sl, a column a lane.
@@ -1951,9 +2002,9 @@ __global__ void __launch_bounds__(NT, MIN_BLOCKS)
                             split_store(hm, lm, nat<true>((long long)i * TS + sl, (long long)c * TS + lane, ldh), s_c[sl][lane]);
                     }
                     __syncwarp(); // the warp's stores before its lane 0 counts it in
-                    if (lane == 0 && count_in(&s_stored, NT / 32 - 2) == NT / 32 - 2) release(flag(i, c, m));
+                    if (lane == 0 && count_in(&s_stored, NT / 32 - 3) == NT / 32 - 3) release(flag(i, c, m));
                 }
-                factor_rows<NT, PRE>(s_a, s_b, wj, j + 1 < nt, fail, dfail);
+                factor_rows<NT>(s_a, s_b, wj, j + 1 < nt, fail, dfail);
             } else {
                 // factor_quarters in the Upper 3xTF32 kernel for four blocks
                 // a multiprocessor: 1.5–12.5 % faster (factor_quarters'
