@@ -385,17 +385,21 @@ __device__ __forceinline__ void bar_wait(unsigned long long* b, unsigned parity)
                      : "r"(smem_addr(b)), "r"(parity)
                      : "memory");
 }
-// rows_bars[p] completes when warp 0's 32 lanes have published step p,
-// once a call; rows_phase keeps the parity. rows_init (thread 0, before a
-// full barrier) must run before the first call.
-__shared__ __align__(8) unsigned long long rows_bars[4];
-__shared__ unsigned rows_phase;
-__device__ __forceinline__ void rows_init() {
+// bars_init (thread 0) sets up count mbarriers of one warp's 32 arrivals
+// and their phase counter; the caller's full barrier must follow before
+// they are used.
+__device__ __forceinline__ void bars_init(unsigned long long* bars, int count, unsigned* phase) {
     if (threadIdx.x == 0) {
-        for (int b = 0; b < 4; ++b) bar_init(&rows_bars[b], 32);
-        rows_phase = 0;
+        for (int b = 0; b < count; ++b) bar_init(&bars[b], 32);
+        *phase = 0;
     }
 }
+// rows_bars[p] completes when warp 0's 32 lanes have published step p,
+// once a call; rows_phase keeps the parity. rows_init (before a full
+// barrier) must run before the first call.
+__shared__ __align__(8) unsigned long long rows_bars[4];
+__shared__ unsigned rows_phase;
+__device__ __forceinline__ void rows_init() { bars_init(rows_bars, 4, &rows_phase); }
 template <int NT>
 __device__ __forceinline__ void factor_rows(float (*s_a)[33], float (*s_x)[33], int w, bool inverse, int& fail_out,
                                             float& dfail_out) {
@@ -561,12 +565,7 @@ __device__ __forceinline__ void factor_rows(float (*s_a)[33], float (*s_x)[33], 
 // The mbarriers B(p, q) at [id − 1], id = 1 + 4p + q.
 __shared__ __align__(8) unsigned long long quarters_bars[13];
 __shared__ unsigned quarters_phase;
-__device__ __forceinline__ void quarters_init() {
-    if (threadIdx.x == 0) {
-        for (int b = 0; b < 13; ++b) bar_init(&quarters_bars[b], 32);
-        quarters_phase = 0;
-    }
-}
+__device__ __forceinline__ void quarters_init() { bars_init(quarters_bars, 13, &quarters_phase); }
 __device__ __forceinline__ void mbar_arrive(int id) { bar_arrive(&quarters_bars[id - 1]); }
 __device__ __forceinline__ void mbar_wait(int id, unsigned parity) { bar_wait(&quarters_bars[id - 1], parity); }
 
