@@ -16,6 +16,7 @@
 # TS² + TS floats each, (j, m) at j·count + m; the early flags after the prefix tasks' flags, j·count + m.
 # Other bits than the tree's in tile (j + 1, j) (FP32 substitution instead of a 3xTF32 product), so checked by
 # residual, not bit for bit. Float only: the one-block float split kernel (EARLY below).
+# It edits a7e50e5's blocked.cu (stamps.py's BLOCKED); the tree has had overlap's change since 5fbd2c6.
 
 
 def edit(s, old, new):

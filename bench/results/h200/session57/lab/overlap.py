@@ -7,6 +7,7 @@
 # shared memory, release at CTA scope), and warp 1 forms those 8 pivots of every column of X as soon as it sees
 # them, so only the last step's follow the factor (as factor_quarters' warp 0 does). Warps 2 and 3 store tile
 # (j, j − 1) during the factor (warps 1 to 3 until now). Float only: chol_tiled's ROWS kernels (factor_rows).
+# It edits a7e50e5's blocked.cu (stamps.py's BLOCKED); the tree has had overlap's change since 5fbd2c6.
 
 
 def edit(s, old, new):

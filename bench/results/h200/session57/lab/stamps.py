@@ -17,15 +17,19 @@
 # The stamped kernel is timed against the tree's, interleaved (tiledlab), to show what the stamps cost.
 #
 # Usage, from the repository root: python3 bench/results/h200/session57/lab/stamps.py
-# Env: CASES ("512x16,1024x4,256x64,2048x2,4096x1"), REPS (7), UPLO (U), NOINV=1, EARLY=1 and OVERLAP=1 (variants,
-# below),
+# Env: CASES ("512x16,1024x4,256x64,2048x2,4096x1"), REPS (7), UPLO (U), NOINV=1, EARLY=1, OVERLAP=1 and FACTOR=1
+# (variants, below), BLOCKED (the blocked.cu to stamp; the tree's by default: EARLY and OVERLAP edit a7e50e5's, from
+# before factor_rows' overlap landed, e.g. `git show a7e50e5:internal/gpu/cholblocked/blocked.cu > /tmp/b.cu`),
 # COMPILE_ONLY=1 (resources only).
 import os, sys
 
 sys.path.insert(0, "bench/lab")
 import tiledlab as tl
 
-head = open("internal/gpu/cholblocked/blocked.cu").read()
+head = open(os.environ.get("BLOCKED", "internal/gpu/cholblocked/blocked.cu")).read()
+# factor_rows' call in chol_tiled: a7e50e5's passed BOUND (PRE), the tree's since 5fbd2c6 does not.
+CALL = next(c for c in ("factor_rows<NT>(s_a, s_b, wj, j + 1 < nt, fail, dfail);",
+                        "factor_rows<NT, PRE>(s_a, s_b, wj, j + 1 < nt, fail, dfail);") if c in head)
 
 
 def edit(s, old, new):
@@ -49,8 +53,7 @@ s = edit(s, "        int f = j0 > 0 ? ld_cg(info + m) : 0;\n",
 s = edit(s, "            wait_flags(flag(c, c, m), flag(c, c, m));\n            f = ld_cg(info + m);\n",
          "            wait_flags(flag(c, c, m), flag(c, c, m));\n            P(2);\n            f = ld_cg(info + m);\n")
 s = edit(s, "            int fail;\n            R dfail;\n", "            P(3);\n            int fail;\n            R dfail;\n")
-s = edit(s, "                factor_rows<NT, PRE>(s_a, s_b, wj, j + 1 < nt, fail, dfail);\n",
-         "                factor_rows<NT, PRE>(s_a, s_b, wj, j + 1 < nt, fail, dfail);\n                P(4);\n")
+s = edit(s, "                " + CALL + "\n", "                " + CALL + "\n                P(4);\n")
 s = edit(s, "                publish(flag(j, j, m));\n                store_block",
          "                publish(flag(j, j, m));\n                P(5);\n                store_block")
 
@@ -59,8 +62,7 @@ s = edit(s, "                publish(flag(j, j, m));\n                store_bloc
 # then solve with L(j, j) instead of multiplying by X_j, which costs something of its own).
 variants = {"head": head, "stamped": s}
 if os.environ.get("NOINV") == "1":
-    variants["noinv"] = edit(s, "factor_rows<NT, PRE>(s_a, s_b, wj, j + 1 < nt, fail, dfail);",
-                             "factor_rows<NT, PRE>(s_a, s_b, wj, false, fail, dfail);")
+    variants["noinv"] = edit(s, CALL, CALL.replace("j + 1 < nt", "false"))
 # early (EARLY=1): the stamped kernel with lab/early.py's change (L(j, j) published before X_j; the next diagonal
 # task solves against it). Checked by residual.
 if os.environ.get("EARLY") == "1":
@@ -73,6 +75,27 @@ if os.environ.get("OVERLAP") == "1":
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     from overlap import with_overlap
     variants["overlap"] = with_overlap(s)
+# factor (FACTOR=1; the tree's blocked.cu since 5fbd2c6): the stamped kernel with clock64 stamps inside factor_rows
+# as well, for where the diagonal factor's 4 µs go: warp 0 at its start (F0) and after each step's publication
+# (F1–F4) and its loop (F5), warp 1 after the inverse (F6), thread 0 after the final barrier (F7), and the storing
+# warp that releases tile (j, j − 1)'s flag (F8). Cycles on the block's multiprocessor.
+if os.environ.get("FACTOR") == "1":
+    f = edit(s, "template <int NT>\n__device__ __forceinline__ void factor_rows(",
+             "__shared__ long long lab_slot; // the task's ticket, for the F stamps\n"
+             "__device__ long long g_fst[(1 << 18) * 10];\n"
+             "#define F(k) do { if (lab_slot < (1 << 18)) g_fst[lab_slot * 10 + (k)] = clock64(); } while (0)\n"
+             "template <int NT>\n__device__ __forceinline__ void factor_rows(")
+    f = edit(f, "        if (li == 0) {\n            s_fail = fail;\n            s_dfail = dfail;\n        }\n    } else if (threadIdx.x < 64) {",
+             "        if (li == 0) F(5);\n        if (li == 0) {\n            s_fail = fail;\n            s_dfail = dfail;\n        }\n    } else if (threadIdx.x < 64) {")
+    f = edit(f, "            bar_arrive(&rows_bars[p]); // s_l[p] and (lane 0) s_rd's step p, to warp 1\n",
+             "            bar_arrive(&rows_bars[p]); // s_l[p] and (lane 0) s_rd's step p, to warp 1\n            if (li == 0) F(1 + p);\n")
+    f = edit(f, "        float r[N]; // row li: A's",
+             "        if (li == 0) F(0);\n        float r[N]; // row li: A's")
+    f = edit(f, "    __syncthreads();\n    fail_out = s_fail;\n    dfail_out = s_dfail;\n    // The next call reads the phase",
+             "    if (threadIdx.x == 32) F(6);\n    __syncthreads();\n    if (threadIdx.x == 0) F(7);\n    fail_out = s_fail;\n    dfail_out = s_dfail;\n    // The next call reads the phase")
+    f = edit(f, "            __syncthreads();\n            P(3);\n", "            if (tid == 0) lab_slot = s_ticket;\n            __syncthreads();\n            P(3);\n")
+    f = edit(f, "== NT / 32 - 3) release(flag(i, c, m));", "== NT / 32 - 3) { release(flag(i, c, m)); F(8); }")
+    variants["factor"] = f
 uplo = os.environ.get("UPLO", "U")
 kernels = {(uplo, 1): f"chol_tiled<float, 32, 128, {'true' if uplo == 'U' else 'false'}, true, false, 1>"}
 results = tl.build(variants, kernels)
@@ -95,6 +118,8 @@ for name, path, _, low, _ in results:
         f.max_dynamic_shared_size_bytes = tl.split_shared_bytes(key[-1])
         fns[(name, key)] = f
     g_st[name] = cp.ndarray((6 << 18,), cp.uint64, mod.get_global("g_st"))
+    if name == "factor":
+        g_fst = cp.ndarray((10 << 18,), cp.int64, mod.get_global("g_fst"))
     g_meta[name] = cp.ndarray((1 << 18,), cp.int32, mod.get_global("g_meta"))
 reps = int(os.environ.get("REPS", "7"))
 bad = 0
@@ -141,6 +166,17 @@ for spec in os.environ.get("CASES", "512x16,1024x4,256x64,2048x2,4096x1").split(
         print(f"{spec:>10} {v:>8} {np.median(ts[v]):8.1f} {len(r):5d} {med[0]:6.2f} {med[1]:9.2f} {med[2]:10.2f} {med[3]:10.2f} "
               f"{med[4]:10.2f} {int(r[:, 5].sum()):6d} of {len(r)}", flush=True)
         np.save(f"{os.environ.get('OUT', '/tmp')}/stamps-{uplo}-{v}-{spec}.npy", np.array([[j, *diag[j]] for j in js]))
+        if v == "factor":
+            # Matrix 0's diagonal tasks that factored (every F stamp but F8, which only deferring tasks take).
+            fs = g_fst.get().reshape(-1, 10)
+            ts0 = [t for t in np.nonzero(meta >= 0)[0] if meta[t] >> 30 and ((int(meta[t]) >> 12) & 0x3FFFF) == 0]
+            F = np.array([fs[t] for t in ts0 if fs[t][0] > 0 and fs[t][7] > 0], dtype=np.int64)
+            d = lambda a, b: np.median(F[:, a] - F[:, b])
+            st8 = F[F[:, 8] > 0]
+            print(f"{spec:>10}   factor_rows, cycles (median of {len(F)} diagonal tasks): warp 0's steps {d(1, 0):.0f}, "
+                  f"{d(2, 1):.0f}, {d(3, 2):.0f}, {d(4, 3):.0f}, then {d(5, 4):.0f}; warp 1 done at {d(6, 0):.0f}; "
+                  f"the barrier passed at {d(7, 0):.0f}; tile (j, j − 1) released at "
+                  f"{np.median(st8[:, 8] - st8[:, 0]) if len(st8) else float('nan'):.0f}", flush=True)
 for v in [v for v in ("early", "overlap") if v in variants]:
     # A failing matrix: matrix 1 of 4 (n = 512) with A(70, 70) = −100 fails at column 71, in tile 2; the others are
     # SPD. The variant must report the same info as head and leave matrix 1 as head does (early within rounding:
