@@ -6,7 +6,8 @@
 # and suite figure the issue is judged by.
 #  0. On any card (about 10 s): lab/stamps.py with FACTOR=1 and NOINV=1 on the tree's kernel: the chain's step with
 #     the overlap landed, and clock64 stamps inside factor_rows (each of warp 0's steps, warp 1's end, the storing
-#     warps): where the diagonal factor's 4 µs go, for the next change (call 10 ran it once, on an H100).
+#     warps): where the diagonal factor's 4 µs go, for the next change (call 10 ran it once, on an H100); and RSQ,
+#     factor_step_block's rsqrt taken off the failure test's chain (the same bits, checked; never run).
 #  1. On an H200 only: the cholesky-gpumode suite whole (the H200's last run is session 55's 602.5 µs; the H100's
 #     598.1 with the change, 616.6 before it).
 #  2. float32 rows where the one-block chol_tiled kernels run (n = 256 … 2048; they are 3.5–10.5 % faster at the
@@ -14,7 +15,7 @@
 #     for (n = 4096 in the call after); merge once per table and session with scripts/merge-tuned (whole orders).
 . scripts/device-steps.sh
 record "$PWD/build/gpu/s58"
-step stamps 90 "$PWD" env OUT="$L" FACTOR=1 NOINV=1 python3 bench/results/h200/session57/lab/stamps.py
+step stamps 90 "$PWD" env OUT="$L" FACTOR=1 NOINV=1 RSQ=1 python3 bench/results/h200/session57/lab/stamps.py
 rm -f "$L"/*.npy
 h200_only
 step suite 240 "$PWD" "$B/batchlas" bench -suite cholesky-gpumode -arms vendor,vendor:transposed,auto

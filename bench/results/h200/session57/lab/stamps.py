@@ -17,8 +17,8 @@
 # The stamped kernel is timed against the tree's, interleaved (tiledlab), to show what the stamps cost.
 #
 # Usage, from the repository root: python3 bench/results/h200/session57/lab/stamps.py
-# Env: CASES ("512x16,1024x4,256x64,2048x2,4096x1"), REPS (7), UPLO (U), NOINV=1, EARLY=1, OVERLAP=1 and FACTOR=1
-# (variants, below), BLOCKED (the blocked.cu to stamp; the tree's by default: EARLY and OVERLAP edit a7e50e5's, from
+# Env: CASES ("512x16,1024x4,256x64,2048x2,4096x1"), REPS (7), UPLO (U), NOINV=1, EARLY=1, OVERLAP=1, FACTOR=1 and
+# RSQ=1 (variants, below), BLOCKED (the blocked.cu to stamp; the tree's by default: EARLY and OVERLAP edit a7e50e5's, from
 # before factor_rows' overlap landed, e.g. `git show a7e50e5:internal/gpu/cholblocked/blocked.cu > /tmp/b.cu`),
 # COMPILE_ONLY=1 (resources only).
 import os, sys
@@ -96,6 +96,13 @@ if os.environ.get("FACTOR") == "1":
     f = edit(f, "            __syncthreads();\n            P(3);\n", "            if (tid == 0) lab_slot = s_ticket;\n            __syncthreads();\n            P(3);\n")
     f = edit(f, "== NT / 32 - 3) release(flag(i, c, m));", "== NT / 32 - 3) { release(flag(i, c, m)); F(8); }")
     variants["factor"] = f
+# rsq (RSQ=1; session 57, call 11): factor_step_block's rsqrt computed whatever fail is and selected after, so that
+# the pivot's chain does not wait for the failure test (the tree's predicates MUFU.RSQ on it). The same values: its
+# factors are compared with the stamped kernel's bit for bit.
+if os.environ.get("RSQ") == "1":
+    variants["rsq"] = edit(s, "        const float sc = fail == 0 ? rsqrtf(dv) : 0.0f;\n",
+                           "        const float rs = rsqrtf(dv); // whatever fail is: off the failure test's chain\n"
+                           "        const float sc = fail == 0 ? rs : 0.0f;\n")
 uplo = os.environ.get("UPLO", "U")
 kernels = {(uplo, 1): f"chol_tiled<float, 32, 128, {'true' if uplo == 'U' else 'false'}, true, false, 1>"}
 results = tl.build(variants, kernels)
@@ -137,10 +144,10 @@ for spec in os.environ.get("CASES", "512x16,1024x4,256x64,2048x2,4096x1").split(
         g_meta[v].fill(-1)
     ts = tl.interleaved(c, fns, list(variants), (uplo, 1), reps=reps, after=lambda arm: (checks.__setitem__(arm, c.check()), keep.__setitem__(arm, c.a.get())))
     print(f"{spec:>10} {'head':>8} {np.median(ts['head']):8.1f}")
-    if "overlap" in variants:
-        same = np.array_equal(keep["stamped"].view(np.uint32), keep["overlap"].view(np.uint32))
+    for v in [v for v in ("overlap", "rsq") if v in variants]:
+        same = np.array_equal(keep["stamped"].view(np.uint32), keep[v].view(np.uint32))
         bad += not same
-        print(f"{spec:>10} overlap's factors {'equal' if same else 'DIFFER FROM'} the stamped kernel's bit for bit")
+        print(f"{spec:>10} {v}'s factors {'equal' if same else 'DIFFER FROM'} the stamped kernel's bit for bit")
     for arm, (info, resid) in checks.items():
         if arm != "noinv" and (info != 0 or resid >= 20):
             bad += 1
@@ -177,7 +184,7 @@ for spec in os.environ.get("CASES", "512x16,1024x4,256x64,2048x2,4096x1").split(
                   f"{d(2, 1):.0f}, {d(3, 2):.0f}, {d(4, 3):.0f}, then {d(5, 4):.0f}; warp 1 done at {d(6, 0):.0f}; "
                   f"the barrier passed at {d(7, 0):.0f}; tile (j, j − 1) released at "
                   f"{np.median(st8[:, 8] - st8[:, 0]) if len(st8) else float('nan'):.0f}", flush=True)
-for v in [v for v in ("early", "overlap") if v in variants]:
+for v in [v for v in ("early", "overlap", "rsq") if v in variants]:
     # A failing matrix: matrix 1 of 4 (n = 512) with A(70, 70) = −100 fails at column 71, in tile 2; the others are
     # SPD. The variant must report the same info as head and leave matrix 1 as head does (early within rounding:
     # its tile (j + 1, j) comes from another formula), and must not hang (early: a diagonal task of a failed matrix
