@@ -248,7 +248,20 @@ __device__ __forceinline__ void st4(float* p, const float* v) { *reinterpret_cas
 // positive (NaN too) among the step's columns c0… below w fails: fail and
 // dfail take its 1-based column and value where fail was still 0, and from
 // then on the pivots are 0.
-template <int S>
+//
+// EAGER (session 58) computes each rsqrt whatever fail is and selects 0
+// after it, so that the pivot's chain does not wait for the failure test
+// (otherwise ptxas predicates the MUFU.RSQ on it): the same values, a
+// shorter chain in warp 0. Through the cholesky-gpumode suite on an H100
+// (bench/results/h200/session58, call 3, the auto arm by both builds in
+// turns, two runs each, µs): n = 512 at 16 matrices 125.3 → 118.2,
+// 1024 at 4 236.6 → 220.5, 2048 at 2 474.8 → 446.6, 4096 at one
+// 1091 → 1076, 256 at 64 78.6 → 76.6; the factors bit for bit as before
+// (the lab, call 1). factor_rows takes it in the 3xTF32 kernels only: the
+// exact one-block kernels then took 8–80 B of local memory (CUDA 13, call
+// 2), and so did the four-block Upper 3xTF32 kernel through
+// factor_quarters.
+template <int S, bool EAGER = false>
 __device__ __forceinline__ void factor_step_block(float (&d)[S][S], float (&rd)[S], int c0, int w, int& fail, float& dfail) {
 #pragma unroll
     for (int t = 0; t < S; ++t) {
@@ -257,7 +270,13 @@ __device__ __forceinline__ void factor_step_block(float (&d)[S][S], float (&rd)[
             fail = c0 + t + 1;
             dfail = dv;
         }
-        const float sc = fail == 0 ? rsqrtf(dv) : 0.0f;
+        float sc;
+        if constexpr (EAGER) {
+            const float rs = rsqrtf(dv);
+            sc = fail == 0 ? rs : 0.0f;
+        } else {
+            sc = fail == 0 ? rsqrtf(dv) : 0.0f;
+        }
         rd[t] = sc;
 #pragma unroll
         for (int k = t + 1; k < S; ++k) d[k][t] *= sc;
@@ -365,7 +384,8 @@ __device__ __forceinline__ void inverse_pivots4(const float (&s_l)[P][N][S], con
 // racecheck reported hazards between the accesses it orders (call 7), as
 // it did for named barriers (session 50); with the mbarriers it reports
 // none (call 8).
-// Needs NT ≥ 64 and rows_init before the first call (chol_tiled's ROWS).
+// EAGER is factor_step_block's (chol_tiled passes SPLIT). Needs NT ≥ 64
+// and rows_init before the first call (chol_tiled's ROWS).
 __device__ __forceinline__ unsigned smem_addr(const void* p) { return (unsigned)__cvta_generic_to_shared(p); }
 // bar_init sets up the mbarrier at b for count arrivals a phase; bar_arrive
 // is one thread's arrival (release, CTA scope); bar_wait waits (acquire)
@@ -400,7 +420,7 @@ __device__ __forceinline__ void bars_init(unsigned long long* bars, int count, u
 __shared__ __align__(8) unsigned long long rows_bars[4];
 __shared__ unsigned rows_phase;
 __device__ __forceinline__ void rows_init() { bars_init(rows_bars, 4, &rows_phase); }
-template <int NT>
+template <int NT, bool EAGER>
 __device__ __forceinline__ void factor_rows(float (*s_a)[33], float (*s_x)[33], int w, bool inverse, int& fail_out,
                                             float& dfail_out) {
     constexpr int N = 32, S = 8, P = N / S;
@@ -445,7 +465,7 @@ __device__ __forceinline__ void factor_rows(float (*s_a)[33], float (*s_x)[33], 
             }
             // (b) The diagonal block, in every lane.
             float rd[S];
-            factor_step_block<S>(d, rd, c0, w, fail, dfail);
+            factor_step_block<S, EAGER>(d, rd, c0, w, fail, dfail);
             if (li == 0) {
 #pragma unroll
                 for (int t = 0; t < S; ++t) s_rd[c0 + t] = rd[t];
@@ -2003,7 +2023,7 @@ __global__ void __launch_bounds__(NT, MIN_BLOCKS)
                     __syncwarp(); // the warp's stores before its lane 0 counts it in
                     if (lane == 0 && count_in(&s_stored, NT / 32 - 3) == NT / 32 - 3) release(flag(i, c, m));
                 }
-                factor_rows<NT>(s_a, s_b, wj, j + 1 < nt, fail, dfail);
+                factor_rows<NT, SPLIT>(s_a, s_b, wj, j + 1 < nt, fail, dfail);
             } else {
                 // factor_quarters in the Upper 3xTF32 kernel for four blocks
                 // a multiprocessor: 1.5–12.5 % faster (factor_quarters'
