@@ -27,9 +27,10 @@ sys.path.insert(0, "bench/lab")
 import tiledlab as tl
 
 head = open(os.environ.get("BLOCKED", "internal/gpu/cholblocked/blocked.cu")).read()
-# factor_rows' call in chol_tiled: a7e50e5's passed BOUND (PRE), the tree's since 5fbd2c6 does not.
+# factor_rows' call in chol_tiled: a7e50e5's passed BOUND (PRE), 5fbd2c6's nothing, d8f6322's EAGER (SPLIT).
 CALL = next(c for c in ("factor_rows<NT>(s_a, s_b, wj, j + 1 < nt, fail, dfail);",
-                        "factor_rows<NT, PRE>(s_a, s_b, wj, j + 1 < nt, fail, dfail);") if c in head)
+                        "factor_rows<NT, PRE>(s_a, s_b, wj, j + 1 < nt, fail, dfail);",
+                        "factor_rows<NT, SPLIT>(s_a, s_b, wj, j + 1 < nt, fail, dfail);") if c in head)
 
 
 def edit(s, old, new):
@@ -79,11 +80,13 @@ if os.environ.get("OVERLAP") == "1":
 # (F1–F4) and its loop (F5), warp 1 after the inverse (F6), thread 0 after the final barrier (F7), and the storing
 # warp that releases tile (j, j − 1)'s flag (F8). Cycles on the block's multiprocessor.
 if os.environ.get("FACTOR") == "1":
-    f = edit(s, "template <int NT>\n__device__ __forceinline__ void factor_rows(",
+    # factor_rows' template: <int NT> up to 45376e5, <int NT, bool EAGER> since d8f6322 (session 58).
+    T = next(t for t in ("template <int NT>\n", "template <int NT, bool EAGER>\n") if t + "__device__ __forceinline__ void factor_rows(" in s)
+    f = edit(s, T + "__device__ __forceinline__ void factor_rows(",
              "__shared__ long long lab_slot; // the task's ticket, for the F stamps\n"
              "__device__ long long g_fst[(1 << 18) * 10];\n"
              "#define F(k) do { if (lab_slot < (1 << 18)) g_fst[lab_slot * 10 + (k)] = clock64(); } while (0)\n"
-             "template <int NT>\n__device__ __forceinline__ void factor_rows(")
+             + T + "__device__ __forceinline__ void factor_rows(")
     f = edit(f, "        if (li == 0) {\n            s_fail = fail;\n            s_dfail = dfail;\n        }\n    } else if (threadIdx.x < 64) {",
              "        if (li == 0) F(5);\n        if (li == 0) {\n            s_fail = fail;\n            s_dfail = dfail;\n        }\n    } else if (threadIdx.x < 64) {")
     f = edit(f, "            bar_arrive(&rows_bars[p]); // s_l[p] and (lane 0) s_rd's step p, to warp 1\n",
@@ -95,7 +98,8 @@ if os.environ.get("FACTOR") == "1":
     f = edit(f, "            __syncthreads();\n            P(3);\n", "            if (tid == 0) lab_slot = s_ticket;\n            __syncthreads();\n            P(3);\n")
     f = edit(f, "== NT / 32 - 3) release(flag(i, c, m));", "== NT / 32 - 3) { release(flag(i, c, m)); F(8); }")
     variants["factor"] = f
-# rsq (RSQ=1; prepared after session 57's call 10, never run): factor_step_block's rsqrt computed whatever fail is and selected after, so that
+# rsq (RSQ=1; ran in session 58's call 1 and landed as d8f6322, so it applies to trees before that one, e.g. BLOCKED=
+# from `git show 45376e5:internal/gpu/cholblocked/blocked.cu`): factor_step_block's rsqrt computed whatever fail is and selected after, so that
 # the pivot's chain does not wait for the failure test (the tree's predicates MUFU.RSQ on it). The same values: its
 # factors are compared with the stamped kernel's bit for bit.
 if os.environ.get("RSQ") == "1":
