@@ -11,8 +11,8 @@
 # A step with under 15 s left is skipped and says so. $L is the log folder;
 # stages.txt lists each step's start. step_to_end (below) is the same for a
 # command that may take whatever is left and must stop cleanly; record,
-# stop_if_failed, h200_only and tune_potrf (at the end) are what the calls'
-# scripts share.
+# stop_if_failed, h200_only, tune_potrf and the tiled_ functions (at the
+# end) are what the calls' scripts share.
 # The kernel cache is build/kcache, kept between calls on a warm machine.
 L=$OUT/logs
 mkdir -p "$L"
@@ -95,4 +95,57 @@ tune_potrf() {
 	local name=$1
 	shift
 	step_to_end "$name" "$PWD" "$B/batchlas" tune potrf --device cuda:0 --uplo L,U --time 20ms --count 3 "$@" --out "$L/$name"
+}
+
+# tiled_checks runs, by $B's cholblocked.test, cholblocked's tiled and
+# resource tests and racecheck on two of TestPotrfTiled's orders (3xTF32
+# Upper and exact Lower, n = 97), and skips the call's later steps if one
+# fails: what a change to chol_tiled must pass before it is timed.
+tiled_checks() {
+	local dir=$PWD/internal/gpu/cholblocked cs=/usr/local/cuda/bin/compute-sanitizer
+	step tests 200 "$dir" "$B/cholblocked.test" -test.v -test.short \
+		-test.run '^(TestKernelResources|TestPotrfTiled|TestConformanceTiled|TestAccuracyTiled|TestPrefixTasks|TestSplitStages|TestConformance)$'
+	step race-split-U 60 "$dir" $cs --tool racecheck --error-exitcode 9 "$B/cholblocked.test" \
+		-test.short -test.v -test.run 'TestPotrfTiled/^float32$/^3xTF32$/^Upper$/^n=97$'
+	step race-exact-L 60 "$dir" $cs --tool racecheck --error-exitcode 9 "$B/cholblocked.test" \
+		-test.short -test.v -test.run 'TestPotrfTiled/^float32$/^Lower$/^n=97$'
+	stop_if_failed tests race-split-U race-exact-L
+}
+
+# tiled_turns HEAD times the cholesky-gpumode suite's chol_tiled cases and
+# n = 16384 (the blocked driver's tiled panels), the auto arm, by HEAD's CLI
+# and $B's in turns, two runs each (suite-head-N.log, suite-cand-N.log).
+tiled_turns() {
+	local head=$1 r
+	local cases='n=(256/batch=64|512/batch=(16|640)|1024/batch=(4|60)|2048/batch=(2|8)|4096/batch=(1|2)|8192/batch=1|16384/batch=1)$'
+	for r in 1 2; do
+		step suite-head-$r 80 "$PWD" "$head/batchlas" bench -suite cholesky-gpumode -arms auto -cases "$cases" -count 3 -time 300ms
+		step suite-cand-$r 80 "$PWD" "$B/batchlas" bench -suite cholesky-gpumode -arms auto -cases "$cases" -count 3 -time 300ms
+	done
+}
+
+# tiled_report prints what tiled_checks and tiled_turns left: each step's
+# status, the tests' verdicts, racecheck's summaries and the suite tables.
+tiled_report() {
+	cat "$L/gpu.txt" "$L/stages.txt"
+	grep -H "^rc " "$L"/*.log
+	grep -hE "^(--- FAIL|FAIL|ok|PASS)|panic| [1-9][0-9]* B (local|stack)" "$L/tests.log" | head -12
+	grep -h "SUMMARY\|^ok\|^PASS\|^FAIL\|hazard" "$L"/race-*.log | tail -6
+	local f
+	for f in "$L"/suite-*.log; do
+		echo "== $f"
+		grep -E "^\| " "$f"
+	done
+}
+
+# tune_gpumode DTYPE N... runs tune_potrf (t-DTYPE-N) for each order N on
+# the batch grid the tables use, GPU MODE's inputs, at most 256 MiB a
+# repetition, each to the end of the budget.
+tune_gpumode() {
+	local dtype=$1 n
+	shift
+	for n in "$@"; do
+		tune_potrf "t-$dtype-$n" --dtype "$dtype" --n "$n" \
+			--batch 1,2,4,8,16,64,256,1024,4096,16384,65536 --max-mib 256 --inputs gpumode
+	done
 }

@@ -14,10 +14,8 @@
 record "$PWD/build/gpu/s59"
 h200_only
 step suite 240 "$PWD" "$B/batchlas" bench -suite cholesky-gpumode -arms vendor,vendor:transposed,auto
-G="--batch 1,2,4,8,16,64,256,1024,4096,16384,65536 --max-mib 256 --inputs gpumode"
-for n in 512 1024 256 2048; do
-	tune_potrf t-float32-$n --dtype float32 --n $n $G
-done
-cat "$L/gpu.txt" "$L/stages.txt"; grep -H "^rc " "$L"/*.log
+tune_gpumode float32 512 1024 256 2048
+cat "$L/gpu.txt" "$L/stages.txt"
+grep -H "^rc " "$L"/*.log
 grep -E "^\| (potrf|geomean)" "$L/suite.log"
 for f in "$L"/t-*/potrf.*.txt; do grep -E "^[LU] " "$f" | cut -c1-110; done
