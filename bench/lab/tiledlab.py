@@ -138,3 +138,102 @@ def interleaved(case, fns, arms, key, reps=7, after=None):
             if r == reps and after is not None:
                 after(a)
     return ts
+
+
+def edit(s, old, new):
+    """s with its one occurrence of old replaced by new (a lab's edit of blocked.cu; fails unless old occurs once)."""
+    assert s.count(old) == 1, (old, s.count(old))
+    return s.replace(old, new)
+
+
+def one_block_split(uplo):
+    """The kernels argument for the one-block 3xTF32 whole-matrix kernel, the one the suite's chains run."""
+    return {(uplo, 1): f"chol_tiled<float, 32, 128, {'true' if uplo == 'U' else 'false'}, true, false, 1>"}
+
+
+def compare(fns, arms, key, specs, reps=7, prepare=None, after_case=None):
+    """Times arms on each case of specs ("NxCOUNT", SPD), interleaved, and checks every result: info 0, residual
+    under 20 n·eps, and factors equal to arms[0]'s bit for bit. prepare(case), if given, runs on each new case (to
+    size its workspace); after_case(spec) after its timings. Prints a row a case; returns the number of bad results."""
+    import numpy as np
+    bad = 0
+    print(f"µs, the median of the interleaved repetitions; every result checked (info 0, residual under 20 n·eps, "
+          f"factors as {arms[0]}'s bit for bit)")
+    print(f"{'case':>10} " + " ".join(f"{a:>12}" for a in arms))
+    for spec in specs:
+        n, count = map(int, spec.split("x"))
+        c = Case(n, count, key[0])
+        if prepare is not None:
+            prepare(c)
+        checks, keep = {}, {}
+        ts = interleaved(c, fns, arms, key, reps=reps,
+                         after=lambda arm: (checks.__setitem__(arm, c.check()), keep.__setitem__(arm, c.a.get())))
+        print(f"{spec:>10} " + " ".join(f"{np.median(ts[a]):12.1f}" for a in arms), flush=True)
+        for a in arms:
+            info, resid = checks[a]
+            same = np.array_equal(keep[arms[0]].view(np.uint32), keep[a].view(np.uint32))
+            if info != 0 or resid >= 20 or not same:
+                bad += 1
+                print(f"{spec} {a}: BAD (info {info}, residual {resid:.3f} n·eps, bits {'equal' if same else 'DIFFER'})")
+        if after_case is not None:
+            after_case(spec)
+    return bad
+
+
+def compare_failing(fns, arms, key, fails, n=512, count=4, runs=1, prepare=None):
+    """count matrices of order n, matrix m made to fail at 1-based column col (A(col−1, col−1) = −100) for each
+    (m, col) in fails: every arm must give arms[0]'s info and matrices bit for bit, in each of runs launches.
+    Prints a line a run and arm; returns the number of differences."""
+    import numpy as np
+    c = Case(n, count, key[0])
+    if prepare is not None:
+        prepare(c)
+    for m, col in fails:
+        c.A0[m * n * n + (col - 1) * (n + 1)] = -100
+    bad, out = 0, {}
+    for r in range(runs):
+        interleaved(c, fns, arms, key, reps=1, after=lambda arm: out.__setitem__(arm, (c.info.get().copy(), c.a.get().copy())))
+        for a in arms[1:]:
+            same = np.array_equal(out[arms[0]][0], out[a][0]) and np.array_equal(out[arms[0]][1].view(np.uint32), out[a][1].view(np.uint32))
+            bad += not same
+            print(f"failing matrices, run {r}, {a}: info {out[a][0].tolist()} ({arms[0]} {out[arms[0]][0].tolist()}), "
+                  f"{'bit-equal' if same else 'DIFFERENT'}")
+    return bad
+
+
+def roomy(c, walk=False):
+    """Gives case c the workspace labs need beyond PotrfTiled's: X five times over (for slots after X and the prefix
+    tasks' sums), and with walk room for a flag a (matrix, step) after the prefix tasks' flags."""
+    import cupy as cp
+    import numpy as np
+    nt = (c.n + 31) // 32
+    c.x = cp.zeros(5 * c.count * nt * 1024 + 4096, np.float32)
+    if walk:
+        c.tickets = cp.zeros(1 + 3 * c.tiles + c.count * nt + 64, cp.int32)
+
+
+def run_lab(variants, uplo, specs, fails=((1, 71),), runs=1, prepare=roomy, keep=(), after_case=None):
+    """A lab's whole run on the one-block 3xTF32 kernel: builds variants (the first is the reference), exits after the
+    resources with COMPILE_ONLY=1, then compare on specs (REPS repetitions, 7 by default) and compare_failing on four
+    matrices of order 512 with fails, runs times. keep names variants whose modules after_case(spec, modules) reads
+    (globals a variant writes). Exits 1 on any bad result."""
+    kernels = one_block_split(uplo)
+    key = (uplo, 1)
+    results = build(variants, kernels)
+    if os.environ.get("COMPILE_ONLY") == "1":
+        sys.exit(0)
+    import cupy as cp
+    fns = functions(results, kernels)
+    mods = {}
+    for name, path, _, low, _ in results:
+        if name in keep and path is not None:
+            mods[name] = cp.RawModule(path=path)
+            f = mods[name].get_function({v: k for k, v in low.items()}[kernels[key]])
+            f.max_dynamic_shared_size_bytes = split_shared_bytes(1)
+            fns[(name, key)] = f
+    arms = [v for v in variants if (v, key) in fns]
+    bad = compare(fns, arms, key, specs, reps=int(os.environ.get("REPS", "7")), prepare=prepare,
+                  after_case=None if after_case is None else lambda spec: after_case(spec, mods))
+    bad += compare_failing(fns, arms, key, fails, runs=runs, prepare=prepare)
+    print("every result checked" if bad == 0 else f"{bad} BAD")
+    sys.exit(1 if bad else 0)

@@ -20,11 +20,7 @@ sys.path.insert(0, "bench/lab")
 import tiledlab as tl
 
 head = open("internal/gpu/cholblocked/blocked.cu").read()
-
-
-def edit(s, old, new):
-    assert s.count(old) == 1, (old, s.count(old))
-    return s.replace(old, new)
+edit = tl.edit
 
 
 K = "template <typename T, int TS, int NT, bool UPPER, bool SPLIT, bool PANEL, int MIN_BLOCKS>\n__global__"
@@ -50,7 +46,7 @@ s = edit(s, CALL, CALL + "                P(6);\n")
 s = edit(s, "                publish(flag(j, j, m));\n                store_block", "                publish(flag(j, j, m));\n                P(7);\n                store_block")
 variants = {"head": head, "stamped": s}
 uplo = os.environ.get("UPLO", "U")
-kernels = {(uplo, 1): f"chol_tiled<float, 32, 128, {'true' if uplo == 'U' else 'false'}, true, false, 1>"}
+kernels = tl.one_block_split(uplo)
 results = tl.build(variants, kernels)
 if os.environ.get("COMPILE_ONLY") == "1":
     sys.exit(0)
@@ -73,7 +69,7 @@ print(f"{'case':>9} {'head':>7} {'stamped':>7} {'step':>5} {'hand-over':>9} " + 
 for spec in os.environ.get("CASES", "512x16,1024x4,2048x2").split(","):
     n, count = map(int, spec.split("x"))
     c = tl.Case(n, count, uplo)
-    c.x = cp.zeros(5 * count * ((n + 31) // 32) * 1024 + 4096, np.float32)  # as session 57's stamps.py
+    tl.roomy(c)
     checks = {}
     g_st.fill(0)
     g_meta.fill(-1)

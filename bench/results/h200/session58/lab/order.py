@@ -21,11 +21,7 @@ sys.path.insert(0, "bench/lab")
 import tiledlab as tl
 
 head = open("internal/gpu/cholblocked/blocked.cu").read()
-
-
-def edit(s, old, new):
-    assert s.count(old) == 1, (old, s.count(old))
-    return s.replace(old, new)
+edit = tl.edit
 
 
 SYNC = "                    if ((c - c0) % 8 == 0) __syncwarp(); // bounds how far ptxas hoists the reads (see above)\n"
@@ -64,45 +60,4 @@ variants = {
     "nosync": edit(head, DEFERRED, DEFERRED.replace(SYNC, "")),
     "arrive": late(head, False, ARRIVE),
 }
-uplo = os.environ.get("UPLO", "U")
-kernels = {(uplo, 1): f"chol_tiled<float, 32, 128, {'true' if uplo == 'U' else 'false'}, true, false, 1>"}
-results = tl.build(variants, kernels)
-if os.environ.get("COMPILE_ONLY") == "1":
-    sys.exit(0)
-
-import cupy as cp
-import numpy as np
-
-fns = tl.functions(results, kernels)
-arms = [v for v in variants if (v, (uplo, 1)) in fns]
-reps = int(os.environ.get("REPS", "7"))
-bad = 0
-print("µs, the median of the interleaved repetitions; every result checked (info 0, residual under 20 n·eps)")
-print(f"{'case':>10} " + " ".join(f"{a:>12}" for a in arms))
-for spec in os.environ.get("CASES", "512x16,1024x4,256x64,2048x2,4096x1").split(","):
-    n, count = map(int, spec.split("x"))
-    c = tl.Case(n, count, uplo)
-    c.x = cp.zeros(5 * count * ((n + 31) // 32) * 1024 + 4096, np.float32)  # as session 57's stamps.py
-    checks, keep = {}, {}
-    ts = tl.interleaved(c, fns, arms, (uplo, 1), reps=reps,
-                        after=lambda arm: (checks.__setitem__(arm, c.check()), keep.__setitem__(arm, c.a.get())))
-    print(f"{spec:>10} " + " ".join(f"{np.median(ts[a]):12.1f}" for a in arms), flush=True)
-    for a in arms:
-        info, resid = checks[a]
-        same = np.array_equal(keep["head"].view(np.uint32), keep[a].view(np.uint32))
-        if info != 0 or resid >= 20 or not same:
-            bad += 1
-            print(f"{spec} {a}: BAD (info {info}, residual {resid:.3f} n·eps, bits {'equal' if same else 'DIFFER'})")
-# The failing matrix: the variants must report head's info and leave every matrix as head does, bit for bit.
-n, count = 512, 4
-c = tl.Case(n, count, uplo)
-c.x = cp.zeros(5 * count * 16 * 1024 + 4096, np.float32)
-c.A0[n * n + 70 + 70 * n] = -100
-out = {}
-tl.interleaved(c, fns, arms, (uplo, 1), reps=1, after=lambda arm: out.__setitem__(arm, (c.info.get().copy(), c.a.get().copy())))
-for a in arms[1:]:
-    same = np.array_equal(out["head"][0], out[a][0]) and np.array_equal(out["head"][1].view(np.uint32), out[a][1].view(np.uint32))
-    bad += not same
-    print(f"failing matrix, {a}: info {out[a][0].tolist()} (head {out['head'][0].tolist()}), {'bit-equal' if same else 'DIFFERENT'}")
-print("every result checked" if bad == 0 else f"{bad} BAD")
-sys.exit(1 if bad else 0)
+tl.run_lab(variants, os.environ.get("UPLO", "U"), os.environ.get("CASES", "512x16,1024x4,256x64,2048x2,4096x1").split(","))

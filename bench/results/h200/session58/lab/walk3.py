@@ -23,15 +23,10 @@ import tiledlab as tl
 
 head = open("internal/gpu/cholblocked/blocked.cu").read()
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # walking.py
+from walking import continued, edit, poster, run, split
 
-def edit(s, old, new):
-    assert s.count(old) == 1, (old, s.count(old))
-    return s.replace(old, new)
-
-
-s = head
-s = edit(s, "    __shared__ int s_ticket;\n",
-         "    __shared__ int s_ticket;\n    __shared__ int s_cont_j, s_cont_m, s_cont_f, s_pref;\n")
+s = continued(head, "s_pref", "        const int cont_j = s_cont_j; // this block goes on down the diagonal (WALK)\n")
 s = edit(s, "    __shared__ long long s_tasks;\n    if (tid == 0) s_tasks = tasks;\n", """    __shared__ long long s_tasks;
     if (tid == 0) s_tasks = tasks;
     if (tid == 0) s_cont_j = 0;
@@ -42,26 +37,10 @@ s = edit(s, "    __shared__ long long s_tasks;\n    if (tid == 0) s_tasks = task
     // prefix tasks' (x has room for them in the lab).
     auto walk_flag = [&](int j, int m) { return flags + 2 * ((long long)nt * (nt + 1) / 2 * count) + (long long)j * count + m; };
 """)
-s = edit(s, "        if (tid == 0) s_ticket = atomicAdd(tickets, 1);\n        __syncthreads();\n"
-            "        const int t = s_ticket; // an int32 counter: PotrfTiled and the panels keep tasks plus the grid below 2³¹\n"
-            "        if (t >= s_tasks) return; // uniform (s_tasks is set before the first barrier)\n",
-         "        if (tid == 0 && s_cont_j == 0) s_ticket = atomicAdd(tickets, 1);\n        __syncthreads();\n"
-         "        const int cont_j = s_cont_j; // this block goes on down the diagonal (WALK)\n"
-         "        const int t = s_ticket;\n"
-         "        if (cont_j == 0 && t >= s_tasks) return;\n")
-s = edit(s, "        const int m = t - pos * count;\n", "        int m = t - pos * count;\n")
-s = edit(s, "            pos -= size;\n            ++g;\n        }\n",
-         "            pos -= size;\n            ++g;\n        }\n        if (cont_j > 0) g = cont_j, pos = 0, m = s_cont_m;\n")
-s = edit(s, "        const int k0 = diag && j >= Pre::ahead", "        const int k0 = cont_j > 0 ? c : diag && j >= Pre::ahead")
 s = edit(s, "        auto pre_sum = [&] { return s_pre_sums + pre_slot() * (2 * TS * TS); };\n",
          "        auto pre_sum = [&] { return s_pre_sums + pre_slot() * (2 * TS * TS); };\n"
          "        auto walk_sum = [&](int jj) { return s_pre_sums + ((long long)Pre::count(nt) * count + (long long)jj * count + m) * (2 * TS * TS); };\n")
-OLD_SUMS = "        if (k0 > 0) {\n            // Both sums from the prefix task.\n"
-i0 = s.index(OLD_SUMS)
-END = "        if (c >= 0) cc.from(s_a);\n        if (pair || (PAIRS && !diag)) cd.from(s_b);\n        __syncthreads();\n"
-i1 = s.index(END, i0) + len(END)
-s = s[:i0] + """        if (cont_j > 0) {
-            // The walker: task j's sums, copied during the last factor by warp 2 (s_pref), else now.
+s = split(s, """            // The walker: task j's sums, copied during the last factor by warp 2 (s_pref), else now.
             extern __shared__ __align__(16) float s_split[];
             float (*const s_w)[TS + 4] = reinterpret_cast<float (*)[TS + 4]>(s_split);
             if (!s_pref) {
@@ -75,31 +54,11 @@ s = s[:i0] + """        if (cont_j > 0) {
             cc.from(s_w);
             cd.from(s_w + TS);
             __syncthreads();
-        } else {
-""" + s[i0:i1] + "        }\n" + s[i1:]
+""")
 # Diagonal task j ≥ 1 in a walked launch: post the sums, release their flag, leave.
-s = edit(s, "        int f = j0 > 0 ? ld_cg(info + m) : 0;\n", """        if (WALK && diag && c >= 0 && cont_j == 0) {
-            T* const ws = walk_sum(j);
-            cc.to(s_a);
-            cd.to(s_b);
-            __syncthreads();
-#pragma unroll 4
-            for (int e = tid; e < TS * TS; e += NT) {
-                ws[e] = s_a[e / TS][e % TS];
-                ws[TS * TS + e] = s_b[e / TS][e % TS];
-            }
-            publish(walk_flag(j, m));
+s = poster(s, "walk_sum(j)", """            publish(walk_flag(j, m));
             continue;
-        }
-        int f = j0 > 0 ? ld_cg(info + m) : 0;
 """)
-s = edit(s, """            wait_flags(flag(c, c, m), flag(c, c, m));
-            f = ld_cg(info + m);
-""", """            if (cont_j == 0) wait_flags(flag(c, c, m), flag(c, c, m));
-            f = cont_j > 0 ? s_cont_f : ld_cg(info + m);
-""")
-X = "for (int e = tid; e < TS * TS; e += NT) s_b[e % TS][e / TS] = ld_cg(xm + e);\n"
-s = edit(s, X, "if (cont_j == 0)\n            " + X)
 # During the factor: warp 2 fetches the next step's sums (after its part of tile (j, j − 1)'s store).
 CALL = "                factor_rows<NT, SPLIT>(s_a, s_b, wj, j + 1 < nt, fail, dfail);\n"
 s = edit(s, CALL, """                if (WALK && tid >= 64 && tid < 96 && s_jm[0] + 1 < nt) {
@@ -177,36 +136,16 @@ w4 = edit(w4, """#pragma unroll
                     commit_async();
                     if (lane == 0) s_pref = 1;
 """)
-w4 = edit(w4, """            if (!s_pref) {
-                wait_flags(walk_flag(j, m), walk_flag(j, m));
-                const T* const ws = walk_sum(j);
-#pragma unroll 4
-                for (int e = tid; e < 2 * TS * TS; e += NT) s_w[e / TS][e % TS] = ld_cg(ws + e);
-            }
-            wait_async<0>();
-            __syncthreads();
-            cc.from(s_w);
-            cd.from(s_w + TS);
-            __syncthreads();
-""", """            if (!s_pref) {
-                wait_flags(walk_flag(j, m), walk_flag(j, m));
-                const T* const ws = walk_sum(j);
-#pragma unroll 4
-                for (int e = tid; e < 2 * TS * TS; e += NT) s_w[e / TS][e % TS] = ld_cg(ws + e);
-                if (j >= 2) {
+READ = "                for (int e = tid; e < 2 * TS * TS; e += NT) s_w[e / TS][e % TS] = ld_cg(ws + e);\n"
+w4 = edit(w4, READ, READ + """                if (j >= 2) {
                     wait_flags(flag(j, j - 2, m), flag(j - 1, j - 2, m));
-""" + COPY.replace("                    ", "                    ", 1) + """                    walk_tile(s_w + 2 * TS, j, j - 2, m, tid, NT);
+""" + COPY + """                    walk_tile(s_w + 2 * TS, j, j - 2, m, tid, NT);
                     walk_tile(s_w + 3 * TS, j - 1, j - 2, m, tid, NT);
                     commit_async();
                 }
-            }
-            wait_async<0>();
-            __syncthreads();
-            cc.from(s_w);
-            cd.from(s_w + TS);
-            if (j >= 2) cc.template mul_pair<true>(cd, s_w + 2 * TS, s_w + 3 * TS); // step k = j − 2, the loop's last
-            __syncthreads();
 """)
+w4 = edit(w4, "            cd.from(s_w + TS);\n", "            cd.from(s_w + TS);\n"
+          "            if (j >= 2) cc.template mul_pair<true>(cd, s_w + 2 * TS, s_w + 3 * TS); // step k = j − 2, the loop's last\n")
 variants["walk4"] = w4
 # walk5 (after call 12's stamps: walk4's 2 µs from flag (j, j) to the next step's sums in held an L2 read of info on
 # the chain): the next step's info from the factor's fail (0 unless this step failed) or, where no factor ran, from
@@ -253,47 +192,16 @@ if os.environ.get("STAMP") == "1":
     variants["walk3s"] = stamped(s)
     variants["walk4s"] = stamped(w4)
     variants["walk5s"] = stamped(w5)
-uplo = os.environ.get("UPLO", "U")
-kernels = {(uplo, 1): f"chol_tiled<float, 32, 128, {'true' if uplo == 'U' else 'false'}, true, false, 1>"}
-results = tl.build(variants, kernels)
-if os.environ.get("COMPILE_ONLY") == "1":
-    sys.exit(0)
-
-import cupy as cp
-import numpy as np
-
-fns = tl.functions(results, kernels)
-arms = [v for v in variants if (v, (uplo, 1)) in fns]
-mods = {}
-for name, path, _, low, _ in results:
-    if name in ("walk3s", "walk4s", "walk5s") and path is not None:
-        mods[name] = cp.RawModule(path=path)
-        f = mods[name].get_function({v: k for k, v in low.items()}[kernels[(uplo, 1)]])
-        f.max_dynamic_shared_size_bytes = tl.split_shared_bytes(1)
-        fns[(name, (uplo, 1))] = f
-reps = int(os.environ.get("REPS", "7"))
 
 
-def room(c, n, count):
+def stamps(spec, mods):
+    import cupy as cp
+    import numpy as np
+    n = int(spec.split("x")[0])
     nt = (n + 31) // 32
-    c.x = cp.zeros(5 * count * nt * 1024 + 4096, np.float32)  # X, the prefix tasks' sums, the walk's
-    c.tickets = cp.zeros(1 + 3 * c.tiles + count * nt + 64, cp.int32)  # flags, the prefix tasks', the walk's
-
-
-bad = 0
-print("µs, the median of the interleaved repetitions; every result checked (info 0, residual under 20 n·eps, bits as head's)")
-print(f"{'case':>10} " + " ".join(f"{a:>10}" for a in arms))
-for spec in os.environ.get("CASES", "512x16,1024x4,2048x2,4096x1,256x64,256x1024").split(","):
-    n, count = map(int, spec.split("x"))
-    c = tl.Case(n, count, uplo)
-    room(c, n, count)
-    checks, keep = {}, {}
-    ts = tl.interleaved(c, fns, arms, (uplo, 1), reps=reps,
-                        after=lambda arm: (checks.__setitem__(arm, c.check()), keep.__setitem__(arm, c.a.get())))
-    print(f"{spec:>10} " + " ".join(f"{np.median(ts[a]):10.1f}" for a in arms), flush=True)
     for v in mods:
-        nt = (n + 31) // 32
-        st = cp.ndarray((1 << 20,), cp.uint64, mods[v].get_global("g_ws")).get()[: nt * 10].reshape(nt, 10).astype(np.int64) / 1e3
+        g = cp.ndarray((1 << 20,), cp.uint64, mods[v].get_global("g_ws"))
+        st = g.get()[: nt * 10].reshape(nt, 10).astype(np.int64) / 1e3
         rows = [(st[j, 4] - st[j - 1, 4], st[j, 1] - st[j - 1, 4], st[j, 2] - st[j, 1], st[j, 3] - st[j, 2], st[j, 4] - st[j, 3],
                  st[j + 1, 7] - st[j, 2], st[j + 1, 6] - st[j, 2], st[j + 1, 5] - st[j, 2], st[j + 1, 8] - st[j, 2]) for j in range(2, nt - 1)]
         med = np.median(np.array(rows), axis=0)
@@ -301,25 +209,7 @@ for spec in os.environ.get("CASES", "512x16,1024x4,2048x2,4096x1,256x64,256x1024
               f"{med[1]:.2f}, to the factor {med[2]:.2f}, factor {med[3]:.2f}, X out + flag {med[4]:.2f}; from this factor's "
               f"start, the next step's own loop done {med[5]:.2f}, its sums' flag {med[6]:.2f}, seen by warp 2 {med[7]:.2f}"
               + (f", its tiles' flags seen {med[8]:.2f}" if v in ("walk4s", "walk5s") else ""), flush=True)
-        cp.ndarray((1 << 20,), cp.uint64, mods[v].get_global("g_ws")).fill(0)
-    for a in arms:
-        info, resid = checks[a]
-        same = np.array_equal(keep["head"].view(np.uint32), keep[a].view(np.uint32))
-        if info != 0 or resid >= 20 or not same:
-            bad += 1
-            print(f"{spec} {a}: BAD (info {info}, residual {resid:.3f} n·eps, bits {'equal' if same else 'DIFFER'})")
-# Failing matrices: matrix 1 of 4 fails at column 71 (tile 2), matrix 3 at column 300 (tile 9).
-n, count = 512, 4
-c = tl.Case(n, count, uplo)
-room(c, n, count)
-c.A0[n * n + 70 + 70 * n] = -100
-c.A0[3 * n * n + 299 + 299 * n] = -100
-out = {}
-for r in range(3):
-    tl.interleaved(c, fns, arms, (uplo, 1), reps=1, after=lambda arm: out.__setitem__(arm, (c.info.get().copy(), c.a.get().copy())))
-    for a in arms[1:]:
-        same = np.array_equal(out["head"][0], out[a][0]) and np.array_equal(out["head"][1].view(np.uint32), out[a][1].view(np.uint32))
-        bad += not same
-        print(f"failing matrices, run {r}, {a}: info {out[a][0].tolist()} (head {out['head'][0].tolist()}), {'bit-equal' if same else 'DIFFERENT'}")
-print("every result checked" if bad == 0 else f"{bad} BAD")
-sys.exit(1 if bad else 0)
+        g.fill(0)
+
+
+run(variants, keep=("walk3s", "walk4s", "walk5s"), after_case=stamps)
