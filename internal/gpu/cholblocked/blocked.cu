@@ -315,6 +315,43 @@ __device__ __forceinline__ void inverse_pivots4(const float (&s_l)[P][N][S], con
     }
 }
 
+// smem_addr is p's address in the shared window, for PTX's shared:: operands.
+__device__ __forceinline__ unsigned smem_addr(const void* p) { return (unsigned)__cvta_generic_to_shared(p); }
+// bar_init sets up the mbarrier at b for count arrivals a phase; bar_arrive
+// is one thread's arrival (release, CTA scope); bar_wait waits (acquire)
+// for the phase of the given parity to complete. factor_rows and
+// factor_quarters publish their steps through them.
+__device__ __forceinline__ void bar_init(unsigned long long* b, unsigned count) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_addr(b)), "r"(count) : "memory");
+}
+__device__ __forceinline__ void bar_arrive(unsigned long long* b) {
+    asm volatile("{\n .reg .b64 st;\n mbarrier.arrive.shared::cta.b64 st, [%0];\n}" ::"r"(smem_addr(b)) : "memory");
+}
+__device__ __forceinline__ void bar_wait(unsigned long long* b, unsigned parity) {
+    unsigned done = 0;
+    while (!done)
+        asm volatile("{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n selp.u32 %0, 1, 0, p;\n}"
+                     : "=r"(done)
+                     : "r"(smem_addr(b)), "r"(parity)
+                     : "memory");
+}
+// bars_init (thread 0) sets up count mbarriers of one warp's 32 arrivals
+// and their phase counter; the caller's full barrier must follow before
+// they are used.
+__device__ __forceinline__ void bars_init(unsigned long long* bars, int count, unsigned* phase) {
+    if (threadIdx.x == 0) {
+        for (int b = 0; b < count; ++b) bar_init(&bars[b], 32);
+        *phase = 0;
+    }
+}
+
+// rows_bars[p] completes when warp 0's 32 lanes have published step p,
+// once a call; rows_phase keeps the parity. rows_init (before a full
+// barrier) must run before the first call.
+__shared__ __align__(8) unsigned long long rows_bars[4];
+__shared__ unsigned rows_phase;
+__device__ __forceinline__ void rows_init() { bars_init(rows_bars, 4, &rows_phase); }
+
 // factor_rows is the diagonal factor for a 32×32 float block in warps 0
 // and 1: warp 0 factors, lane i holding row i in registers, and warp 1
 // forms the inverse behind it (Overlap below); the block's other warps only
@@ -386,40 +423,6 @@ __device__ __forceinline__ void inverse_pivots4(const float (&s_l)[P][N][S], con
 // none (call 8).
 // EAGER is factor_step_block's (chol_tiled passes SPLIT). Needs NT ≥ 64
 // and rows_init before the first call (chol_tiled's ROWS).
-__device__ __forceinline__ unsigned smem_addr(const void* p) { return (unsigned)__cvta_generic_to_shared(p); }
-// bar_init sets up the mbarrier at b for count arrivals a phase; bar_arrive
-// is one thread's arrival (release, CTA scope); bar_wait waits (acquire)
-// for the phase of the given parity to complete. factor_rows and
-// factor_quarters publish their steps through them.
-__device__ __forceinline__ void bar_init(unsigned long long* b, unsigned count) {
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_addr(b)), "r"(count) : "memory");
-}
-__device__ __forceinline__ void bar_arrive(unsigned long long* b) {
-    asm volatile("{\n .reg .b64 st;\n mbarrier.arrive.shared::cta.b64 st, [%0];\n}" ::"r"(smem_addr(b)) : "memory");
-}
-__device__ __forceinline__ void bar_wait(unsigned long long* b, unsigned parity) {
-    unsigned done = 0;
-    while (!done)
-        asm volatile("{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n selp.u32 %0, 1, 0, p;\n}"
-                     : "=r"(done)
-                     : "r"(smem_addr(b)), "r"(parity)
-                     : "memory");
-}
-// bars_init (thread 0) sets up count mbarriers of one warp's 32 arrivals
-// and their phase counter; the caller's full barrier must follow before
-// they are used.
-__device__ __forceinline__ void bars_init(unsigned long long* bars, int count, unsigned* phase) {
-    if (threadIdx.x == 0) {
-        for (int b = 0; b < count; ++b) bar_init(&bars[b], 32);
-        *phase = 0;
-    }
-}
-// rows_bars[p] completes when warp 0's 32 lanes have published step p,
-// once a call; rows_phase keeps the parity. rows_init (before a full
-// barrier) must run before the first call.
-__shared__ __align__(8) unsigned long long rows_bars[4];
-__shared__ unsigned rows_phase;
-__device__ __forceinline__ void rows_init() { bars_init(rows_bars, 4, &rows_phase); }
 template <int NT, bool EAGER>
 __device__ __forceinline__ void factor_rows(float (*s_a)[33], float (*s_x)[33], int w, bool inverse, int& fail_out,
                                             float& dfail_out) {
