@@ -44,8 +44,9 @@ def build(sources, kernels):
 
 
 def split_shared_bytes(blocks_per_sm):
-    """tiled.go's splitSharedBytes: split_rows × split_stages tiles of 32 × 36 floats."""
-    return (3 if blocks_per_sm == 4 else 2) * 3 * 32 * 36 * 4
+    """tiled.go's splitSharedBytes: split_rows × split_stages tiles of 32 × 36 floats (three rows in the kernels
+    with row pairs: four blocks a multiprocessor, and three in session 59's lab/occ3.py)."""
+    return (3 if blocks_per_sm >= 3 else 2) * 3 * 32 * 36 * 4
 
 
 def functions(results, kernels):
@@ -116,21 +117,25 @@ def interleaved(case, fns, arms, key, reps=7, after=None):
     """Times fns[(arm, key)] on case for every arm, the arms interleaved in each of reps + 1 repetitions (the first
     not counted), L2 evicted before each launch, CUDA events around the launch alone. after(arm), if given, runs
     after each arm's last launch (to check or keep its result). Returns {arm: [µs]}."""
+    return interleaved_kernels(case, {a: (fns[(a, key)], key[-1]) for a in arms}, reps=reps, after=after)
+
+
+def interleaved_kernels(case, kernels, reps=7, after=None):
+    """interleaved for arms that run different kernels: kernels is {arm: (function, blocks a multiprocessor it is
+    built for)}, each launched as PotrfTiled launches it (that many blocks a multiprocessor, two for one)."""
     import cupy as cp
     global _flush
     if _flush is None:
         _flush = cp.empty(256 << 20, cp.uint8)
-    mb = key[-1]
     sms = cp.cuda.Device().attributes["MultiProcessorCount"]
-    blocks = min((2 if mb == 1 else 4) * sms, case.tiles)
-    ts = {a: [] for a in arms}
+    ts = {a: [] for a in kernels}
     for r in range(reps + 1):
-        for a in arms:
+        for a, (fn, mb) in kernels.items():
             _flush.fill(r)
             case.reset()
             e0, e1 = cp.cuda.Event(), cp.cuda.Event()
             e0.record()
-            fns[(a, key)]((blocks,), (128,), case.args(), shared_mem=split_shared_bytes(mb))
+            fn((min(max(mb, 2) * sms, case.tiles),), (128,), case.args(), shared_mem=split_shared_bytes(mb))
             e1.record()
             e1.synchronize()
             if r > 0:
@@ -148,7 +153,13 @@ def edit(s, old, new):
 
 def one_block_split(uplo):
     """The kernels argument for the one-block 3xTF32 whole-matrix kernel, the one the suite's chains run."""
-    return {(uplo, 1): f"chol_tiled<float, 32, 128, {'true' if uplo == 'U' else 'false'}, true, false, 1>"}
+    return split_kernel(uplo, 1)
+
+
+def split_kernel(uplo, blocks):
+    """The kernels argument for the 3xTF32 whole-matrix kernel built for blocks (1 or 4) a multiprocessor: the
+    one-block one runs the suite's chains, the four-block one its batched mid sizes (occ=4)."""
+    return {(uplo, blocks): f"chol_tiled<float, 32, 128, {'true' if uplo == 'U' else 'false'}, true, false, {blocks}>"}
 
 
 def compare(fns, arms, key, specs, reps=7, prepare=None, after_case=None):
@@ -212,13 +223,13 @@ def roomy(c, walk=False):
         c.tickets = cp.zeros(1 + 3 * c.tiles + c.count * nt + 64, cp.int32)
 
 
-def run_lab(variants, uplo, specs, fails=((1, 71),), runs=1, prepare=roomy, keep=(), after_case=None):
-    """A lab's whole run on the one-block 3xTF32 kernel: builds variants (the first is the reference), exits after the
-    resources with COMPILE_ONLY=1, then compare on specs (REPS repetitions, 7 by default) and compare_failing on four
-    matrices of order 512 with fails, runs times. keep names variants whose modules after_case(spec, modules) reads
-    (globals a variant writes). Exits 1 on any bad result."""
-    kernels = one_block_split(uplo)
-    key = (uplo, 1)
+def run_lab(variants, uplo, specs, fails=((1, 71),), runs=1, prepare=roomy, keep=(), after_case=None, blocks=1):
+    """A lab's whole run on the 3xTF32 kernel for blocks (1 or 4) a multiprocessor: builds variants (the first is
+    the reference), exits after the resources with COMPILE_ONLY=1, then compare on specs (REPS repetitions, 7 by
+    default) and compare_failing on four matrices of order 512 with fails, runs times. keep names variants whose
+    modules after_case(spec, modules) reads (globals a variant writes). Exits 1 on any bad result."""
+    kernels = split_kernel(uplo, blocks)
+    key = (uplo, blocks)
     results = build(variants, kernels)
     if os.environ.get("COMPILE_ONLY") == "1":
         sys.exit(0)
@@ -229,7 +240,7 @@ def run_lab(variants, uplo, specs, fails=((1, 71),), runs=1, prepare=roomy, keep
         if name in keep and path is not None:
             mods[name] = cp.RawModule(path=path)
             f = mods[name].get_function({v: k for k, v in low.items()}[kernels[key]])
-            f.max_dynamic_shared_size_bytes = split_shared_bytes(1)
+            f.max_dynamic_shared_size_bytes = split_shared_bytes(blocks)
             fns[(name, key)] = f
     arms = [v for v in variants if (v, key) in fns]
     bad = compare(fns, arms, key, specs, reps=int(os.environ.get("REPS", "7")), prepare=prepare,
