@@ -153,6 +153,7 @@ func gpuRun(q *Queue, op string, run func() error) error {
 var storesEveryStatus = map[string]bool{
 	"native:tiny": true, "native:warp": true, "native:cta": true,
 	"native:tiled": true, "native:tiled:prec=tf32x3": true, "native:tiled:occ=4": true, "native:tiled:occ=4:prec=tf32x3": true,
+	"native:tiled:occ=3:prec=tf32x3": true,
 }
 
 // posvStoresEveryStatus is storesEveryStatus for Posv: native:fused's
@@ -308,6 +309,8 @@ func potrfArm[T Scalar](q *Queue, name string, uplo Uplo, a *Batch[T], st cuda.D
 		return tiledPotrf(q, uplo, a, st, cholblocked.TiledOptions{Occupancy: 4})
 	case "native:tiled:occ=4:prec=tf32x3":
 		return tiledPotrf(q, uplo, a, st, cholblocked.TiledOptions{Precision: cholblocked.Split3TF32, Occupancy: 4})
+	case "native:tiled:occ=3:prec=tf32x3":
+		return tiledPotrf(q, uplo, a, st, cholblocked.TiledOptions{Precision: cholblocked.Split3TF32, Occupancy: 3})
 	case "native:blocked":
 		return blockedPotrf(q, uplo, a, st, cholblocked.Options{})
 	case "native:blocked:prec=tf32x3":

@@ -44,7 +44,7 @@ func TestLookAhead(t *testing.T) {
 // in one list or the other.
 func TestRedoneInFloat64(t *testing.T) {
 	redone := []string{"native:blocked:prec=tf32x3", "native:blocked:panels=tiled:prec=tf32x3", "native:blocked:prec=tf32", "native:blocked:panels=tiled:prec=tf32"}
-	kept := []string{"native:tiny", "native:warp", "native:cta", "native:tiled", "native:tiled:prec=tf32x3", "native:tiled:occ=4", "native:tiled:occ=4:prec=tf32x3", "native:blocked", "vendor", "vendor:loop", "vendor:transposed", "cpu:unblocked", "cpu:blocked"}
+	kept := []string{"native:tiny", "native:warp", "native:cta", "native:tiled", "native:tiled:prec=tf32x3", "native:tiled:occ=4", "native:tiled:occ=4:prec=tf32x3", "native:tiled:occ=3:prec=tf32x3", "native:blocked", "vendor", "vendor:loop", "vendor:transposed", "cpu:unblocked", "cpu:blocked"}
 	r, err := route.Default()
 	if err != nil {
 		t.Fatal(err)

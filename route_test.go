@@ -231,6 +231,9 @@ func potrfPins[T batchlas.Scalar](n int, uplo batchlas.Uplo) []string {
 	}
 	if !isDouble[T]() && !isComplex[T]() {
 		pins = append(pins, "native:blocked:prec=tf32x3", "native:blocked:panels=tiled:prec=tf32x3", "native:tiled:prec=tf32x3", "native:tiled:occ=4", "native:tiled:occ=4:prec=tf32x3")
+		if uplo == batchlas.Upper {
+			pins = append(pins, "native:tiled:occ=3:prec=tf32x3")
+		}
 	}
 	return pins
 }

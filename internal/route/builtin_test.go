@@ -98,10 +98,10 @@ func TestTiledCandidate(t *testing.T) {
 	if _, err := r.Choose(split, "native:tiled:prec=tf32x3"); !errors.Is(err, core.ErrUnsupported) {
 		t.Errorf("float64: %v", err)
 	}
-	// Four blocks a multiprocessor: float32 only, with the ceilings of the
-	// precision.
-	for name, limit := range map[string]int{"native:tiled:occ=4": maxTiledN, "native:tiled:occ=4:prec=tf32x3": maxTiledSplitN} {
-		four := Call{Op: "potrf", DType: "float32", Device: h200Bare, N: limit, Batch: 8, Uplo: "L"}
+	// Four and three blocks a multiprocessor: float32 only (three with
+	// 3xTF32 only), with the ceilings of the precision.
+	for name, limit := range map[string]int{"native:tiled:occ=4": maxTiledN, "native:tiled:occ=4:prec=tf32x3": maxTiledSplitN, "native:tiled:occ=3:prec=tf32x3": maxTiledSplitN} {
+		four := Call{Op: "potrf", DType: "float32", Device: h200Bare, N: limit, Batch: 8, Uplo: "U"}
 		if d, err := r.Choose(four, name); err != nil || d.Candidate.Name != name {
 			t.Errorf("%s float32 n = %d: %v %s", name, four.N, err, d)
 		}
@@ -116,6 +116,10 @@ func TestTiledCandidate(t *testing.T) {
 				t.Errorf("%s %s: %v", name, dt, err)
 			}
 		}
+	}
+	three := Call{Op: "potrf", DType: "float32", Device: h200Bare, N: 1000, Batch: 2, Uplo: "L"}
+	if _, err := r.Choose(three, "native:tiled:occ=3:prec=tf32x3"); !errors.Is(err, core.ErrUnsupported) || !strings.Contains(err.Error(), "Upper only") {
+		t.Errorf("occ=3 Lower: %v", err)
 	}
 }
 

@@ -56,6 +56,8 @@ func Builtin() []*Op {
 			// Four blocks a multiprocessor, float32 only (TiledOptions.Occupancy).
 			{Name: "native:tiled:occ=4", CanRun: tiledCanRun(cholblocked.TiledOptions{Occupancy: 4})},
 			{Name: "native:tiled:occ=4:prec=tf32x3", CanRun: tiledCanRun(cholblocked.TiledOptions{Precision: cholblocked.Split3TF32, Occupancy: 4})},
+			// Three blocks a multiprocessor, float32 3xTF32 Upper only.
+			{Name: "native:tiled:occ=3:prec=tf32x3", CanRun: tiledCanRun(cholblocked.TiledOptions{Precision: cholblocked.Split3TF32, Occupancy: 3})},
 			{Name: "native:blocked", CanRun: blockedCanRun(cholblocked.Options{})},
 			{Name: "native:blocked:prec=tf32x3", CanRun: blockedCanRun(cholblocked.Options{Precision: cholblocked.Split3TF32})},
 			{Name: "native:blocked:panels=tiled:prec=tf32x3", CanRun: tiledPanelsCanRun},
@@ -171,6 +173,9 @@ func tiledCanRun(opt cholblocked.TiledOptions) func(Call) error {
 		}
 		if c.N > limit {
 			return fmt.Errorf("the tiled driver (%v products) is routed up to n = %d, not %d", opt.Precision, limit, c.N)
+		}
+		if opt.Occupancy == 3 && c.Uplo != "U" {
+			return errors.New("the tiled driver's kernel for three blocks a multiprocessor is built for Upper only")
 		}
 		return cholblocked.CanRunTiled(cudaDType(c.DType), c.N, c.Batch, opt)
 	}

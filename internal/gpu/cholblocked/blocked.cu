@@ -1087,7 +1087,7 @@ __global__ void __launch_bounds__(kApplyThreads) chol_apply(T* __restrict__ a, l
 // either way). bench/results/h200/session32.
 //
 // Row pairs (PAIRS, session 33: the split kernels for four blocks a
-// multiprocessor). A task below the diagonal makes two tiles of column
+// multiprocessor, and since session 59 the one for three). A task below the diagonal makes two tiles of column
 // j, (i, j) and (i + 1, j), from one loop: a step copies three tiles
 // instead of four for two products, reads Q's fragments and splits them
 // once for both (SplitTile::mul_rows), and X_j is loaded once for both
@@ -1106,8 +1106,9 @@ __global__ void __launch_bounds__(kApplyThreads) chol_apply(T* __restrict__ a, l
 // Upper, the same call): n = 8192 at one matrix 4657 against the best
 // vendor path's 10518 (session 32: 6338). The one-block kernels keep one
 // tile a task: they lead where the chain from one diagonal tile to the
-// next is the time rather than the loops, and beside factor_rows' row, at
-// 255 registers, a second accumulator would most likely spill (not tried).
+// next is the time rather than the loops. factor_rows' row and a second
+// accumulator do fit together: the three-block kernel (Occupancy below)
+// has both in 168 registers.
 //
 // Deferred store (ROWS). The diagonal task stored L(j, j − 1)
 // and released its flag before its update, and both were on the chain
@@ -1155,6 +1156,26 @@ __global__ void __launch_bounds__(kApplyThreads) chol_apply(T* __restrict__ a, l
 // n = 1024 at 4 292.3 → 376.0, n = 2048 at 2 587.0 → 778.9, n = 4096 at
 // one 1448 → 1704, where the chain is the time. Exact products at n = 512,
 // 640 matrices: 6538 → 3772. The routing tables choose between them.
+//
+// Three blocks (MIN_BLOCKS = 3, the float 3xTF32 whole-matrix Upper kernel
+// only, session 59): the one-block kernel's diagonal machinery (factor_rows,
+// the deferred store) with the four-block kernel's row pairs, in 168
+// registers (no local memory under CUDA 13; a 32 B stack frame under NVRTC
+// 12.4, which the tests do not use). Lower's took 8 B of local memory under
+// CUDA 13 (session 59, call 8), so it is not built. Between the two at the suite's
+// middle: session 59's stamps (lab/chain4.py, H100) put the four-block
+// kernel's step from one diagonal tile to the next at 11.5–12.1 µs, 6.5 of
+// it factor_quarters, against the one-block kernel's 7.25, whose two blocks
+// a multiprocessor are short of the products' throughput from about eight
+// matrices of 2048. H100, chol_tiled launched from CuPy (lab/occ3.py, one
+// process, L2 evicted, median of 7, interleaved, the same bits), µs, one
+// block / four / three: Upper n = 4096 at one matrix 1106.0 / 1271.7 /
+// 1027.6, at two 1922.7 / 1451.1 / 1354.4, n = 2048 at 8 1134.4 / 777.1 /
+// 773.2; but n = 2048 at 2 469.5 / 607.2 / 504.0, n = 8192 at one
+// 7009 / 4543 / 4651, n = 1024 at 60 1392 / 809 / 915, n = 512 at 640
+// 2940 / 1701 / 1980. The same with factor_quarters (within 2 % of four
+// blocks where three led) or without row pairs (8–23 % slower than with
+// them) lost.
 //
 // Panels (PANEL, the blocked driver's Options.TiledPanels). The same kernel
 // factors one outer panel of the blocked driver: rows and columns from j0,
@@ -1636,10 +1657,11 @@ enum { split_stages = 3 };
 
 // split_rows is the number of tile rows a step of the split loop copies:
 // row c's and one row i, or two (i, i + 1) in the kernels with row pairs
-// (chol_tiled's PAIRS: the split kernels for four blocks a multiprocessor).
-// Three rows of four stages would not fit four blocks a multiprocessor.
+// (chol_tiled's PAIRS: the split kernels for three or four blocks a
+// multiprocessor). Three rows of four stages would not fit four blocks a
+// multiprocessor.
 template <int MIN_BLOCKS> struct split_rows {
-    static constexpr int value = MIN_BLOCKS == 4 ? 3 : 2;
+    static constexpr int value = MIN_BLOCKS >= 3 ? 3 : 2;
 };
 
 // pick_type is std::conditional (NVRTC has no <type_traits>).
@@ -1670,10 +1692,12 @@ __global__ void __launch_bounds__(NT, MIN_BLOCKS)
     // ROWS: the diagonal tiles are factored by factor_rows, and the idle
     // warps store tile (j, j − 1) during the factor (Deferred store above).
     // factor_rows needs the registers of one block a multiprocessor
-    // (Occupancy above). QUARTERS: the Upper 3xTF32 kernel for four blocks
-    // factors them with factor_quarters instead of factor_subblocks.
-    static_assert(MIN_BLOCKS == 1 || MIN_BLOCKS == 4, "Occupancy: the kernels are built for one or four blocks a multiprocessor");
-    constexpr bool ROWS = sizeof(T) == 4 && MIN_BLOCKS == 1;
+    // (Occupancy above), or three with the 3xTF32 products. QUARTERS: the
+    // Upper 3xTF32 kernel for four blocks factors them with factor_quarters
+    // instead of factor_subblocks.
+    static_assert(MIN_BLOCKS == 1 || MIN_BLOCKS == 4 || (MIN_BLOCKS == 3 && SPLIT && !PANEL && UPPER && sizeof(T) == 4),
+                  "Occupancy: the kernels are built for one or four blocks a multiprocessor, the float 3xTF32 Upper one for three too");
+    constexpr bool ROWS = sizeof(T) == 4 && MIN_BLOCKS <= 3;
     constexpr bool QUARTERS = sizeof(T) == 4 && MIN_BLOCKS == 4 && SPLIT && UPPER;
     __shared__ T s_a[TS][TS + 1];
     __shared__ T s_b[TS][TS + 1];
@@ -1707,12 +1731,12 @@ __global__ void __launch_bounds__(NT, MIN_BLOCKS)
     // comment).
     constexpr bool PRE = SPLIT && !PANEL && MIN_BLOCKS == 1;
     using Pre = Prefix<PRE>;
-    // PAIRS: the split kernels built for four blocks a multiprocessor make
-    // the tiles below the diagonal task's two at a time, (i, j) and
-    // (i + 1, j) (Row pairs in the comment): group g ≥ 1 has diagonal task
-    // g, then ⌊(nt − g)/2⌋ pair tasks, the last of them one tile when
-    // nt − g − 1 is odd.
-    constexpr bool PAIRS = SPLIT && !PANEL && MIN_BLOCKS == 4;
+    // PAIRS: the split kernels built for three or four blocks a
+    // multiprocessor make the tiles below the diagonal task's two at a
+    // time, (i, j) and (i + 1, j) (Row pairs in the comment): group g ≥ 1
+    // has diagonal task g, then ⌊(nt − g)/2⌋ pair tasks, the last of them
+    // one tile when nt − g − 1 is odd.
+    constexpr bool PAIRS = SPLIT && !PANEL && MIN_BLOCKS >= 3;
     static_assert(!PAIRS || split_rows<MIN_BLOCKS>::value == 3, "PAIRS copies three tile rows a step");
     const long long tasks =
         (PAIRS ? nt + (long long)(nt - 1) * (nt - 1) / 4 : (long long)wt * nt - (long long)wt * (wt + 1) / 2 + 1 + Pre::count(nt)) *

@@ -714,8 +714,9 @@ var typeName = [...]string{
 // kernels that also write the TF32 split (the index of the plain one + 3)
 // and the tiled kernel with split-TF32 products (tiledSplitKernel), then
 // chol_tiled for one outer panel (panelKernel), and for float32 its split
-// variant and the tiled driver's two kernels built for four blocks a
-// multiprocessor (tiledKernel4, tiledSplitKernel4; TiledOptions.Occupancy).
+// variant, the tiled driver's two kernels built for four blocks a
+// multiprocessor (tiledKernel4, tiledSplitKernel4; TiledOptions.Occupancy)
+// and, Upper only, its split kernel built for three (tiledSplitKernel3).
 func kernelNames(dt cuda.DType, uplo core.Uplo) []string {
 	up := uplo == core.Upper
 	nb, tr := InnerWidth(dt), applyTileRows(dt)
@@ -736,6 +737,9 @@ func kernelNames(dt cuda.DType, uplo core.Uplo) []string {
 		names = append(names, fmt.Sprintf("chol_tiled<%s, %d, %d, %v, true, true, 1>", typeName[dt], TileWidth, tiledThreads, up),
 			fmt.Sprintf("chol_tiled<%s, %d, %d, %v, false, false, 4>", typeName[dt], TileWidth, tiledThreads, up),
 			fmt.Sprintf("chol_tiled<%s, %d, %d, %v, true, false, 4>", typeName[dt], TileWidth, tiledThreads, up))
+		if up {
+			names = append(names, fmt.Sprintf("chol_tiled<%s, %d, %d, %v, true, false, 3>", typeName[dt], TileWidth, tiledThreads, up))
+		}
 	}
 	return names
 }
@@ -756,12 +760,14 @@ func panelKernel(dt cuda.DType, split bool) int {
 // tiledKernel and tiledSplitKernel (float32 only) are chol_tiled's indices
 // in kernelNames, with products in T's arithmetic and in split TF32;
 // tiledKernel4 and tiledSplitKernel4 (float32 only) the same built for four
-// blocks a multiprocessor.
+// blocks a multiprocessor, tiledSplitKernel3 (float32 Upper only) the
+// split one built for three.
 const (
 	tiledKernel       = 3
 	tiledSplitKernel  = 6
 	tiledKernel4      = 9
 	tiledSplitKernel4 = 10
+	tiledSplitKernel3 = 11
 )
 
 // KernelNames lists every name expression of blocked.cu, for a registry or

@@ -197,7 +197,7 @@ func TestLayout(t *testing.T) {
 	if got := DefaultPanelWidth(cuda.Complex128, 4096); got != 256 {
 		t.Errorf("DefaultPanelWidth(complex128, 4096) = %d", got)
 	}
-	if got := len(KernelNames()); got != 5*2*4+2*6 { // diag, two applies, tiled and panel per type and triangle; float32's split applies, split tiled, split panel and two tiled kernels for four blocks
+	if got := len(KernelNames()); got != 5*2*4+2*6+1 { // diag, two applies, tiled and panel per type and triangle; float32's split applies, split tiled, split panel and two tiled kernels for four blocks; Upper's split one for three
 		t.Errorf("%d kernel names: %q", got, KernelNames())
 	}
 	if got := kernelNames(cuda.Complex128, core.Upper); !slices.Equal(got, []string{"chol_diag<cdouble, 32, 128, true>", "chol_apply<cdouble, 32, 32, true, false>", "chol_apply<cdouble, 32, 16, true, false>", "chol_tiled<cdouble, 32, 128, true, false, false, 1>", "chol_tiled<cdouble, 32, 128, true, false, true, 1>"}) {
@@ -207,6 +207,9 @@ func TestLayout(t *testing.T) {
 		got[panelKernel(cuda.Float32, false)] != "chol_tiled<float, 32, 128, false, false, true, 1>" || got[panelKernel(cuda.Float32, true)] != "chol_tiled<float, 32, 128, false, true, true, 1>" ||
 		got[tiledKernel4] != "chol_tiled<float, 32, 128, false, false, false, 4>" || got[tiledSplitKernel4] != "chol_tiled<float, 32, 128, false, true, false, 4>" || len(got) != tiledSplitKernel4+1 {
 		t.Errorf("float32 Lower: tiled kernels %q", got)
+	}
+	if got := kernelNames(cuda.Float32, core.Upper); got[tiledSplitKernel3] != "chol_tiled<float, 32, 128, true, true, false, 3>" || len(got) != tiledSplitKernel3+1 {
+		t.Errorf("float32 Upper: tiled kernels %q", got)
 	}
 	for _, dt := range []cuda.DType{cuda.Float64, cuda.Complex64, cuda.Complex128} {
 		if got := kernelNames(dt, core.Lower)[panelKernel(dt, false)]; got != fmt.Sprintf("chol_tiled<%s, 32, 128, false, false, true, 1>", typeName[dt]) {
@@ -1255,22 +1258,26 @@ func TestKernelResources(t *testing.T) {
 				threads = tiledThreads
 			case split && (i == tiledSplitKernel || i == panelKernel(r.dt, true)):
 				threads, dynamic = tiledThreads, int(splitSharedBytes(0))
-			case split && (i == tiledKernel4 || i == tiledSplitKernel4):
+			case split && (i == tiledKernel4 || i == tiledSplitKernel4 || i == tiledSplitKernel3):
 				threads = tiledThreads
-				if i == tiledSplitKernel4 {
+				occ := 4
+				if i == tiledSplitKernel3 {
+					occ = 3
+				}
+				if i != tiledKernel4 {
 					// Past 48 KiB with the static part: opted in, as the launch does.
-					dynamic = int(splitSharedBytes(4))
+					dynamic = int(splitSharedBytes(occ))
 					if err := k.AllowDynamicShared(dynamic); err != nil {
 						t.Error(err)
 					}
 				}
-				// TiledOptions.Occupancy's grid: four blocks must fit.
-				if blocks, err := k.ActiveBlocksPerSM(threads, dynamic); err != nil || blocks < 4 {
-					t.Errorf("%s: %d blocks a multiprocessor (%v), want 4", k.Name, blocks, err)
+				// TiledOptions.Occupancy's grid: occ blocks must fit.
+				if blocks, err := k.ActiveBlocksPerSM(threads, dynamic); err != nil || blocks < occ {
+					t.Errorf("%s: %d blocks a multiprocessor (%v), want %d", k.Name, blocks, err, occ)
 				}
 			}
 			// The other launches do not opt in to more than 48 KiB (splitSharedBytes).
-			if !(split && i == tiledSplitKernel4) && k.StaticSharedBytes+dynamic > 48<<10 {
+			if !(split && (i == tiledSplitKernel4 || i == tiledSplitKernel3)) && k.StaticSharedBytes+dynamic > 48<<10 {
 				t.Errorf("%s: %d B static and %d B dynamic shared memory, more than 48 KiB", k.Name, k.StaticSharedBytes, dynamic)
 			}
 			gputest.CheckResources(t, k, threads, dynamic)
@@ -1458,7 +1465,8 @@ func timeCase[T float32 | float64](t *testing.T, e *env, sv *cuda.Solver, gen []
 	}
 	tiledOpts := []TiledOptions{{}}
 	if dt == cuda.Float32 {
-		tiledOpts = append(tiledOpts, TiledOptions{Precision: Split3TF32}, TiledOptions{Occupancy: 4}, TiledOptions{Precision: Split3TF32, Occupancy: 4})
+		tiledOpts = append(tiledOpts, TiledOptions{Precision: Split3TF32}, TiledOptions{Occupancy: 4}, TiledOptions{Precision: Split3TF32, Occupancy: 4},
+			TiledOptions{Precision: Split3TF32, Occupancy: 3})
 	}
 	for _, g := range grids {
 		blocks, err := strconv.Atoi(strings.TrimSpace(g))

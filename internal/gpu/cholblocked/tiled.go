@@ -32,14 +32,17 @@ type TiledOptions struct {
 	// SplitTile). The diagonal tiles are factored in FP32 either way.
 	Precision Precision
 	// Occupancy is the number of blocks a multiprocessor the kernel is
-	// built for and the default grid fills: 0 or 2, the default, or 4
-	// (float32 only). The float32 kernels for 2 factor each diagonal tile
-	// in one warp's registers (the shortest chain from one diagonal tile to
-	// the next, for few matrices); those for 4 factor it with the whole
-	// block, which keeps them at 128 registers, so that twice the blocks
-	// share the tile products (for many tiles: larger batches), and make
-	// the tiles below the diagonal two at a time.
-	// blocked.cu's chol_tiled says more (Occupancy).
+	// built for and the default grid fills: 0 or 2, the default, 3
+	// (float32 Upper with Split3TF32 only) or 4 (float32 only). The float32
+	// kernels for 2 factor each diagonal tile in one warp's registers (the
+	// shortest chain from one diagonal tile to the next, for few
+	// matrices); those for 4 factor it with the whole block, which keeps
+	// them at 128 registers, so that twice the blocks share the tile
+	// products (for many tiles: larger batches), and make the tiles below
+	// the diagonal two at a time. The one for 3 factors as those for 2 and
+	// makes two tiles at a time as those for 4 (between them: a few
+	// matrices of order 2048 to 4096). blocked.cu's chol_tiled says more
+	// (Occupancy).
 	Occupancy int
 }
 
@@ -109,9 +112,10 @@ func TiledWorkspaceSize(dt cuda.DType, n, count int) (int64, error) {
 // CanRunTiled reports whether PotrfTiled factors count matrices of order n
 // of type dt with the precision and occupancy of opt (its grid is checked
 // at the call): nil, or an error wrapping core.ErrUnsupported (Split3TF32
-// or occupancy 4 for a type other than float32; TF32, which chol_tiled
-// does not build; 2³⁰ lower tiles or more, which the int32 ticket counter
-// cannot hand out) or core.ErrShape / core.ErrArgument.
+// or occupancy 4 for a type other than float32, occupancy 3 other than
+// float32 with Split3TF32; TF32, which chol_tiled does not build; 2³⁰
+// lower tiles or more, which the int32 ticket counter cannot hand out) or
+// core.ErrShape / core.ErrArgument.
 func CanRunTiled(dt cuda.DType, n, count int, opt TiledOptions) error {
 	if err := CanRun(dt, n, Options{Precision: opt.Precision}); err != nil {
 		return err
@@ -121,12 +125,16 @@ func CanRunTiled(dt cuda.DType, n, count int, opt TiledOptions) error {
 	}
 	switch opt.Occupancy {
 	case 0, 2:
+	case 3:
+		if dt != cuda.Float32 || opt.Precision != Split3TF32 {
+			return fmt.Errorf("%w: cholblocked: occupancy 3 is built for float32 with Split3TF32 only, not %v with %v", core.ErrUnsupported, dt, opt.Precision)
+		}
 	case 4:
 		if dt != cuda.Float32 {
 			return fmt.Errorf("%w: cholblocked: occupancy 4 is built for float32 only, not %v", core.ErrUnsupported, dt)
 		}
 	default:
-		return fmt.Errorf("%w: cholblocked: occupancy %d (0, 2 or 4)", core.ErrArgument, opt.Occupancy)
+		return fmt.Errorf("%w: cholblocked: occupancy %d (0, 2, 3 or 4)", core.ErrArgument, opt.Occupancy)
 	}
 	if count < 0 {
 		return fmt.Errorf("%w: cholblocked: count = %d must not be negative", core.ErrShape, count)
@@ -146,6 +154,10 @@ func checkTiled(dt cuda.DType, uplo core.Uplo, n int, a cuda.DevicePtr, lda int,
 	}
 	if err := batcharg.Factor("cholblocked", dt, uplo, n, a, lda, stride, count, info); err != nil {
 		return err
+	}
+	if opt.Occupancy == 3 && uplo != core.Upper {
+		// blocked.cu's Occupancy: Lower's kernel would take local memory.
+		return fmt.Errorf("%w: cholblocked: occupancy 3 is built for Upper only", core.ErrUnsupported)
 	}
 	if opt.Blocks < 0 || opt.Blocks > math.MaxInt32 {
 		return fmt.Errorf("%w: cholblocked: %d blocks", core.ErrArgument, opt.Blocks)
@@ -196,6 +208,8 @@ func PotrfTiled[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n int, a cuda.Dev
 	four := opt.Occupancy == 4
 	var k *cuda.Kernel
 	switch {
+	case opt.Occupancy == 3: // Split3TF32 (CanRunTiled)
+		k = ks[tiledSplitKernel3]
 	case opt.Precision == Split3TF32 && four:
 		k = ks[tiledSplitKernel4]
 	case opt.Precision == Split3TF32:
@@ -214,10 +228,10 @@ func PotrfTiled[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n int, a cuda.Dev
 const splitStages = 3
 
 // splitRows is blocked.cu's split_rows: the tile rows a step of the split
-// loop copies, three where a task makes two tiles (the four-block kernels'
-// row pairs), two elsewhere.
+// loop copies, three where a task makes two tiles (the row pairs of the
+// kernels for three and four blocks), two elsewhere.
 func splitRows(occupancy int) int {
-	if occupancy == 4 {
+	if occupancy >= 3 {
 		return 3
 	}
 	return 2
@@ -227,9 +241,9 @@ func splitRows(occupancy int) int {
 // kernels: splitStages buffers for each of the splitRows tiles of a step,
 // 32 rows of 36 floats each. With the static part it stays under the
 // 48 KiB a launch gets without opting in where the kernel is built for one
-// block a multiprocessor; the four-block kernel takes about 50 KiB, which
-// the launch opts in to (cuda.Kernel.AllowDynamicShared), four blocks
-// fitting a multiprocessor all the same (TestKernelResources).
+// block a multiprocessor; the three- and four-block kernels take about
+// 50 KiB, which the launch opts in to (cuda.Kernel.AllowDynamicShared),
+// their blocks fitting a multiprocessor all the same (TestKernelResources).
 func splitSharedBytes(occupancy int) uint32 {
 	return uint32(splitRows(occupancy) * splitStages * TileWidth * (TileWidth + 4) * 4)
 }

@@ -56,7 +56,10 @@ func TestTiledArguments(t *testing.T) {
 		"float32 TF32":          {cuda.Float32, 100, w, 0, TF32, 0, core.ErrUnsupported},
 		"float64 occupancy 4":   {cuda.Float64, 100, w, 0, Exact, 4, core.ErrUnsupported},
 		"complex64 occupancy 4": {cuda.Complex64, 100, w, 0, Exact, 4, core.ErrUnsupported},
-		"occupancy 3":           {cuda.Float32, 100, w, 0, Exact, 3, core.ErrArgument},
+		"occupancy 3 exact":     {cuda.Float32, 100, w, 0, Exact, 3, core.ErrUnsupported},
+		"float64 occupancy 3":   {cuda.Float64, 100, w, 0, Split3TF32, 3, core.ErrUnsupported},
+		"occupancy 5":           {cuda.Float32, 100, w, 0, Split3TF32, 5, core.ErrArgument},
+		"occupancy 3 Lower":     {cuda.Float32, 100, w, 0, Split3TF32, 3, core.ErrUnsupported},
 		"negative occupancy":    {cuda.Float32, 100, w, 0, Exact, -2, core.ErrArgument},
 	} {
 		opt := TiledOptions{Blocks: tc.blocks, Precision: tc.prec, Occupancy: tc.occ}
@@ -72,12 +75,12 @@ func TestTiledArguments(t *testing.T) {
 	if err := CanRunTiled(cuda.Float32, math.MaxInt32, 4096, TiledOptions{}); !errors.Is(err, core.ErrUnsupported) {
 		t.Errorf("2⁶³ tiles: %v", err)
 	}
-	for _, opt := range []TiledOptions{{Precision: Split3TF32}, {Occupancy: 2}, {Occupancy: 4}, {Precision: Split3TF32, Occupancy: 4}} {
+	for _, opt := range []TiledOptions{{Precision: Split3TF32}, {Occupancy: 2}, {Occupancy: 4}, {Precision: Split3TF32, Occupancy: 4}, {Precision: Split3TF32, Occupancy: 3}} {
 		if err := checkTiled(cuda.Float32, core.Upper, 100, a, 101, 10100, 5, info, w, opt); err != nil {
 			t.Errorf("float32 %+v refused: %v", opt, err)
 		}
 	}
-	for occ, want := range map[int]int{0: 264, 2: 264, 4: 528} {
+	for occ, want := range map[int]int{0: 264, 2: 264, 3: 396, 4: 528} {
 		if got := DefaultTiledBlocks(132, occ); got != want {
 			t.Errorf("DefaultTiledBlocks(132, %d) = %d, want %d", occ, got, want)
 		}
@@ -103,7 +106,7 @@ func tiledWorkspace(t testing.TB, e *env, dt cuda.DType, n, count int) Workspace
 // grid: info, residuals, failures and untouched memory per CheckFactors, and
 // the same bits in the batch as alone and whatever the grid; float32 also
 // with split-TF32 tile products and with the kernels for four blocks a
-// multiprocessor.
+// multiprocessor and the split one for three.
 func TestPotrfTiled(t *testing.T) {
 	e := gpu(t)
 	split := TiledOptions{Precision: Split3TF32}
@@ -111,6 +114,7 @@ func TestPotrfTiled(t *testing.T) {
 	t.Run("float32/3xTF32", func(t *testing.T) { testPotrfTiled[float32](t, e, split) })
 	t.Run("float32/occ=4", func(t *testing.T) { testPotrfTiled[float32](t, e, TiledOptions{Occupancy: 4}) })
 	t.Run("float32/3xTF32/occ=4", func(t *testing.T) { testPotrfTiled[float32](t, e, TiledOptions{Precision: Split3TF32, Occupancy: 4}) })
+	t.Run("float32/3xTF32/occ=3", func(t *testing.T) { testPotrfTiled[float32](t, e, TiledOptions{Precision: Split3TF32, Occupancy: 3}) })
 	t.Run("float64", func(t *testing.T) { testPotrfTiled[float64](t, e, TiledOptions{}) })
 	t.Run("complex64", func(t *testing.T) { testPotrfTiled[complex64](t, e, TiledOptions{}) })
 	t.Run("complex128", func(t *testing.T) { testPotrfTiled[complex128](t, e, TiledOptions{}) })
@@ -125,7 +129,7 @@ func testPotrfTiled[T core.Scalar](t *testing.T, e *env, base TiledOptions) {
 	if testing.Short() {
 		sizes = []int{ts + 1, 3*ts + 1, 257}
 	}
-	if base.Precision == Split3TF32 && base.Occupancy != 4 {
+	if base.Precision == Split3TF32 && base.Occupancy < 3 {
 		// Prefix tasks (blocked.cu's Prefix, in the split kernels for one
 		// block a multiprocessor) start at 20 tiles a side: 608 has none,
 		// 609 one (for a last diagonal tile of one row), 641 two, 800 six.
@@ -142,6 +146,9 @@ func testPotrfTiled[T core.Scalar](t *testing.T, e *env, base TiledOptions) {
 	// every fourth matrix or second at those n but 641: there the wide
 	// copies' bits are checked against the 4-byte copies' of the batch.
 	for _, uplo := range []core.Uplo{core.Lower, core.Upper} {
+		if base.Occupancy == 3 && uplo == core.Lower {
+			continue // built for Upper only (TiledOptions.Occupancy; TestTiledArguments checks the refusal)
+		}
 		worst, worstN := 0.0, 0
 		for _, n := range sizes {
 			t.Run(fmt.Sprintf("%v/n=%d", uplo, n), func(t *testing.T) {
@@ -197,6 +204,9 @@ func TestConformanceTiled(t *testing.T) {
 	t.Run("float32/3xTF32/occ=4", func(t *testing.T) {
 		conformance.PotrfTest[float32](t, engine[float32]{e: e, tiled: true, opt: Options{Precision: Split3TF32}, occ: 4}, conformance.Config{})
 	})
+	t.Run("float32/3xTF32/occ=3", func(t *testing.T) { // Upper only (TiledOptions.Occupancy)
+		conformance.PotrfTest[float32](t, engine[float32]{e: e, tiled: true, opt: Options{Precision: Split3TF32}, occ: 3}, conformance.Config{Unsupported: []string{"/Lower/"}})
+	})
 	t.Run("float64", func(t *testing.T) {
 		conformance.PotrfTest[float64](t, engine[float64]{e: e, tiled: true}, conformance.Config{})
 	})
@@ -209,7 +219,7 @@ func TestConformanceTiled(t *testing.T) {
 }
 
 // TestAccuracyTiled holds float32 tiled factorizations, exact and with
-// split-TF32 products, at both occupancies, to the GPU MODE bound on
+// split-TF32 products, at every occupancy, to the GPU MODE bound on
 // TestAccuracy's input families.
 func TestAccuracyTiled(t *testing.T) {
 	e := gpu(t)
@@ -221,7 +231,10 @@ func TestAccuracyTiled(t *testing.T) {
 		for _, kind := range []string{"dense", "lowrank", "rowscale", "diagonal", "spectrum"} {
 			mats := gpuModeInputs(kind, n, 2)
 			for _, uplo := range []core.Uplo{core.Lower, core.Upper} {
-				for _, opt := range []TiledOptions{{}, {Precision: Split3TF32}, {Occupancy: 4}, {Precision: Split3TF32, Occupancy: 4}} {
+				for _, opt := range []TiledOptions{{}, {Precision: Split3TF32}, {Occupancy: 4}, {Precision: Split3TF32, Occupancy: 4}, {Precision: Split3TF32, Occupancy: 3}} {
+					if opt.Occupancy == 3 && uplo == core.Lower {
+						continue // Upper only
+					}
 					t.Run(fmt.Sprintf("%s/n=%d/%v/%v/occ=%d", kind, n, uplo, opt.Precision, opt.Occupancy), func(t *testing.T) {
 						accuracyCase(t, e, mats, uplo, func(a cuda.DevicePtr, lda int, stride int64, count int, info cuda.DevicePtr) error {
 							ws := tiledWorkspace(t, e, cuda.Float32, n, count)
@@ -246,17 +259,19 @@ func TestSplitStages(t *testing.T) {
 	if got := strconv.Itoa(splitStages); got != m[1] {
 		t.Errorf("splitStages = %s, blocked.cu's split_stages %s", got, m[1])
 	}
-	m = regexp.MustCompile(`struct split_rows \{\s*static constexpr int value = MIN_BLOCKS == 4 \? (\d+) : (\d+);`).FindStringSubmatch(code)
+	m = regexp.MustCompile(`struct split_rows \{\s*static constexpr int value = MIN_BLOCKS >= 3 \? (\d+) : (\d+);`).FindStringSubmatch(code)
 	if m == nil {
 		t.Fatal("blocked.cu: split_rows not found")
 	}
-	for occ, want := range map[int]string{4: m[1], 0: m[2], 2: m[2]} {
+	for occ, want := range map[int]string{4: m[1], 3: m[1], 0: m[2], 2: m[2]} {
 		if got := strconv.Itoa(splitRows(occ)); got != want {
 			t.Errorf("splitRows(%d) = %s, blocked.cu's split_rows %s", occ, got, want)
 		}
 	}
-	if got, want := splitSharedBytes(4), uint32(3*3*32*36*4); got != want {
-		t.Errorf("splitSharedBytes(4) = %d, want %d", got, want)
+	for _, occ := range []int{3, 4} {
+		if got, want := splitSharedBytes(occ), uint32(3*3*32*36*4); got != want {
+			t.Errorf("splitSharedBytes(%d) = %d, want %d", occ, got, want)
+		}
 	}
 	if got := tiledSharedBytes(TiledOptions{Occupancy: 4}); got != 0 {
 		t.Errorf("the exact kernels take %d B of dynamic shared memory, want 0", got)
