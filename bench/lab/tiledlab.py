@@ -122,7 +122,8 @@ def interleaved(case, fns, arms, key, reps=7, after=None):
 
 def interleaved_kernels(case, kernels, reps=7, after=None):
     """interleaved for arms that run different kernels: kernels is {arm: (function, blocks a multiprocessor it is
-    built for)}, each launched as PotrfTiled launches it (that many blocks a multiprocessor, two for one)."""
+    built for)}, each launched as PotrfTiled launches it (that many blocks a multiprocessor, two for one), or
+    {arm: (function, blocks, dynamic shared bytes)} for a lab's own split buffers."""
     import cupy as cp
     global _flush
     if _flush is None:
@@ -130,12 +131,12 @@ def interleaved_kernels(case, kernels, reps=7, after=None):
     sms = cp.cuda.Device().attributes["MultiProcessorCount"]
     ts = {a: [] for a in kernels}
     for r in range(reps + 1):
-        for a, (fn, mb) in kernels.items():
+        for a, (fn, mb, *shared) in kernels.items():
             _flush.fill(r)
             case.reset()
             e0, e1 = cp.cuda.Event(), cp.cuda.Event()
             e0.record()
-            fn((min(max(mb, 2) * sms, case.tiles),), (128,), case.args(), shared_mem=split_shared_bytes(mb))
+            fn((min(max(mb, 2) * sms, case.tiles),), (128,), case.args(), shared_mem=shared[0] if shared else split_shared_bytes(mb))
             e1.record()
             e1.synchronize()
             if r > 0:
