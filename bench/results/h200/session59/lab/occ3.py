@@ -14,14 +14,17 @@
 # factor_quarters and factor_rows make the same bits, row pairs too, so every arm must agree bit for bit (Lower's
 # four-block kernel factors with factor_subblocks, whose bits differ: its info and residuals only).
 #
-# Usage, from the repository root: python3 bench/results/h200/session59/lab/occ3.py
-# Env: CASES ("2048x8,4096x2,8192x1,1024x60,512x640,1024x4,2048x2,4096x1"), REPS (7), UPLO (U), COMPILE_ONLY=1.
+# Usage, from the repository root: SOURCE=FILE python3 bench/results/h200/session59/lab/occ3.py
+# Env: SOURCE (below), CASES ("2048x8,4096x2,8192x1,1024x60,512x640,1024x4,2048x2,4096x1"), REPS (7), UPLO (U),
+# COMPILE_ONLY=1.
 import os, sys
 
 sys.path.insert(0, "bench/lab")
 import tiledlab as tl
 
-head = open("internal/gpu/cholblocked/blocked.cu").read()
+# SOURCE: the blocked.cu the edits apply to, 394ef77's (calls 6 and 7 ran on it; d8e1912 took rp's edits into the
+# tree): git show 394ef77:internal/gpu/cholblocked/blocked.cu > FILE.
+head = open(os.environ.get("SOURCE", "internal/gpu/cholblocked/blocked.cu")).read()
 edit = tl.edit
 
 
@@ -51,42 +54,14 @@ results = tl.build(sources, kernels)
 if os.environ.get("COMPILE_ONLY") == "1":
     sys.exit(0)
 
-import numpy as np
-
 fns = tl.functions(results, kernels)
 arms = {"one": (fns[("rp", (uplo, 1))], 1), "four": (fns[("rp", (uplo, 4))], 4)}
 arms.update({f"three-{v}": (fns[(v, (uplo, 3))], 3) for v in sources})
-bad = 0
-print("µs, the median of the interleaved repetitions; every result checked (info 0, residual under 20 n·eps, factors "
-      "as one's bit for bit)")
-print(f"{'case':>10} " + " ".join(f"{a:>10}" for a in arms))
-for spec in os.environ.get("CASES", "2048x8,4096x2,8192x1,1024x60,512x640,1024x4,2048x2,4096x1").split(","):
-    n, count = map(int, spec.split("x"))
-    c = tl.Case(n, count, uplo)
-    tl.roomy(c)
-    checks, keep = {}, {}
-    ts = tl.interleaved_kernels(c, arms, reps=int(os.environ.get("REPS", "7")),
-                                after=lambda a: (checks.__setitem__(a, c.check()), keep.__setitem__(a, c.a.get())))
-    print(f"{spec:>10} " + " ".join(f"{np.median(ts[a]):10.1f}" for a in arms), flush=True)
-    for a in arms:
-        info, resid = checks[a]
-        # Lower's four-block kernel factors its diagonal tiles with factor_subblocks, whose sums are ordered otherwise.
-        same = np.array_equal(keep["one"].view(np.uint32), keep[a].view(np.uint32)) or (uplo == "L" and a == "four")
-        if info != 0 or resid >= 20 or not same:
-            bad += 1
-            print(f"{spec} {a}: BAD (info {info}, residual {resid:.3f} n·eps, bits {'equal' if same else 'DIFFER'})")
+# Lower's four-block kernel factors its diagonal tiles with factor_subblocks, whose sums are ordered otherwise.
+exempt = ("four",) if uplo == "L" else ()
+specs = os.environ.get("CASES", "2048x8,4096x2,8192x1,1024x60,512x640,1024x4,2048x2,4096x1").split(",")
+bad = tl.compare_kernels(arms, uplo, specs, reps=int(os.environ.get("REPS", "7")), prepare=tl.roomy, bits_exempt=exempt)
 # Failing matrices: four of order 512, matrix 1 failing at column 71 and matrix 3 at 300.
-c = tl.Case(512, 4, uplo)
-tl.roomy(c)
-for m, col in ((1, 71), (3, 300)):
-    c.A0[m * 512 * 512 + (col - 1) * 513] = -100
-out = {}
-tl.interleaved_kernels(c, arms, reps=1, after=lambda a: out.__setitem__(a, (c.info.get().copy(), c.a.get().copy())))
-for a in arms:
-    same = np.array_equal(out["one"][0], out[a][0]) and np.array_equal(out["one"][1].view(np.uint32), out[a][1].view(np.uint32))
-    if uplo == "L" and a == "four":
-        same = np.array_equal(out["one"][0], out[a][0])  # its info only (factor_subblocks' bits)
-    bad += not same
-    print(f"failing matrices, {a}: info {out[a][0].tolist()}, {'as one' if same else 'DIFFERENT'}")
+bad += tl.compare_failing_kernels(arms, uplo, ((1, 71), (3, 300)), prepare=tl.roomy, bits_exempt=exempt)
 print("every result checked" if bad == 0 else f"{bad} BAD")
 sys.exit(1 if bad else 0)

@@ -29,40 +29,13 @@ results = tl.build({"head": head, "pre": s}, kernels)
 if os.environ.get("COMPILE_ONLY") == "1":
     sys.exit(0)
 
-import numpy as np
-
 fns = tl.functions(results, kernels)
 arms = {"one": (fns[("head", ("U", 1))], 1), "four": (fns[("head", ("U", 4))], 4), "s3": (fns[("head", ("U", 3))], 3),
         "pre": (fns[("pre", ("U", 3))], 3)}
-bad = 0
-print("µs, the median of the interleaved repetitions; every result checked (info 0, residual under 20 n·eps, factors "
-      "as one's bit for bit)")
-print(f"{'case':>10} " + " ".join(f"{a:>10}" for a in arms))
-for spec in os.environ.get("CASES", "4096x1,4096x2,2048x8,2048x2,8192x1,1024x4").split(","):
-    n, count = map(int, spec.split("x"))
-    c = tl.Case(n, count, "U")
-    tl.roomy(c)
-    checks, keep = {}, {}
-    ts = tl.interleaved_kernels(c, arms, reps=int(os.environ.get("REPS", "7")),
-                                after=lambda a: (checks.__setitem__(a, c.check()), keep.__setitem__(a, c.a.get())))
-    print(f"{spec:>10} " + " ".join(f"{np.median(ts[a]):10.1f}" for a in arms), flush=True)
-    for a in arms:
-        info, resid = checks[a]
-        same = np.array_equal(keep["one"].view(np.uint32), keep[a].view(np.uint32))
-        if info != 0 or resid >= 20 or not same:
-            bad += 1
-            print(f"{spec} {a}: BAD (info {info}, residual {resid:.3f} n·eps, bits {'equal' if same else 'DIFFER'})")
+specs = os.environ.get("CASES", "4096x1,4096x2,2048x8,2048x2,8192x1,1024x4").split(",")
+bad = tl.compare_kernels(arms, "U", specs, reps=int(os.environ.get("REPS", "7")), prepare=tl.roomy)
 # Failing matrices: four of order 1024 (prefix tasks from 20 tiles a side: n = 641 on), matrix 1 failing at
 # column 71 and matrix 3 at 900.
-c = tl.Case(1024, 4, "U")
-tl.roomy(c)
-for m, col in ((1, 71), (3, 900)):
-    c.A0[m * 1024 * 1024 + (col - 1) * 1025] = -100
-out = {}
-tl.interleaved_kernels(c, arms, reps=1, after=lambda a: out.__setitem__(a, (c.info.get().copy(), c.a.get().copy())))
-for a in arms:
-    same = np.array_equal(out["one"][0], out[a][0]) and np.array_equal(out["one"][1].view(np.uint32), out[a][1].view(np.uint32))
-    bad += not same
-    print(f"failing matrices, {a}: info {out[a][0].tolist()}, {'as one' if same else 'DIFFERENT'}")
+bad += tl.compare_failing_kernels(arms, "U", ((1, 71), (3, 900)), n=1024, prepare=tl.roomy)
 print("every result checked" if bad == 0 else f"{bad} BAD")
 sys.exit(1 if bad else 0)

@@ -20,31 +20,13 @@ results = tl.build({"head": head, "s4": s4}, kernels)
 if os.environ.get("COMPILE_ONLY") == "1":
     sys.exit(0)
 
-import numpy as np
-
 fns = tl.functions(results, kernels)
 f4 = fns[("s4", ("U", 3))]
 shared4 = 3 * 4 * 32 * 36 * 4
 f4.max_dynamic_shared_size_bytes = shared4
 arms = {"one": (fns[("head", ("U", 1))], 1), "four": (fns[("head", ("U", 4))], 4), "s3": (fns[("head", ("U", 3))], 3),
         "s4": (f4, 3, shared4)}
-bad = 0
-print("µs, the median of the interleaved repetitions; every result checked (info 0, residual under 20 n·eps, factors "
-      "as one's bit for bit)")
-print(f"{'case':>10} " + " ".join(f"{a:>10}" for a in arms))
-for spec in os.environ.get("CASES", "4096x1,4096x2,2048x8,2048x2,1024x4,8192x1").split(","):
-    n, count = map(int, spec.split("x"))
-    c = tl.Case(n, count, "U")
-    tl.roomy(c)
-    checks, keep = {}, {}
-    ts = tl.interleaved_kernels(c, arms, reps=int(os.environ.get("REPS", "7")),
-                                after=lambda a: (checks.__setitem__(a, c.check()), keep.__setitem__(a, c.a.get())))
-    print(f"{spec:>10} " + " ".join(f"{np.median(ts[a]):10.1f}" for a in arms), flush=True)
-    for a in arms:
-        info, resid = checks[a]
-        same = np.array_equal(keep["one"].view(np.uint32), keep[a].view(np.uint32))
-        if info != 0 or resid >= 20 or not same:
-            bad += 1
-            print(f"{spec} {a}: BAD (info {info}, residual {resid:.3f} n·eps, bits {'equal' if same else 'DIFFER'})")
+specs = os.environ.get("CASES", "4096x1,4096x2,2048x8,2048x2,1024x4,8192x1").split(",")
+bad = tl.compare_kernels(arms, "U", specs, reps=int(os.environ.get("REPS", "7")), prepare=tl.roomy)
 print("every result checked" if bad == 0 else f"{bad} BAD")
 sys.exit(1 if bad else 0)
