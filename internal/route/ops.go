@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/batchlas/batchlas/internal/core"
 	"github.com/batchlas/batchlas/internal/cuda"
 	"github.com/batchlas/batchlas/internal/gpu/cholblocked"
 	"github.com/batchlas/batchlas/internal/gpu/posv"
@@ -174,8 +175,12 @@ func tiledCanRun(opt cholblocked.TiledOptions) func(Call) error {
 		if c.N > limit {
 			return fmt.Errorf("the tiled driver (%v products) is routed up to n = %d, not %d", opt.Precision, limit, c.N)
 		}
-		if opt.Occupancy == 3 && c.Uplo != "U" {
-			return errors.New("the tiled driver's kernel for three blocks a multiprocessor is built for Upper only")
+		uplo := core.Lower
+		if c.Uplo == UploKey(core.Upper) {
+			uplo = core.Upper
+		}
+		if err := cholblocked.CanRunTiledTriangle(uplo, opt); err != nil {
+			return err
 		}
 		return cholblocked.CanRunTiled(cudaDType(c.DType), c.N, c.Batch, opt)
 	}

@@ -147,6 +147,17 @@ func CanRunTiled(dt cuda.DType, n, count int, opt TiledOptions) error {
 	return nil
 }
 
+// CanRunTiledTriangle reports whether PotrfTiled has a kernel for uplo with
+// opt's occupancy: nil, or an error wrapping core.ErrUnsupported for
+// occupancy 3 and Lower, which is not built (blocked.cu's Occupancy: its
+// kernel took local memory).
+func CanRunTiledTriangle(uplo core.Uplo, opt TiledOptions) error {
+	if opt.Occupancy == 3 && uplo != core.Upper {
+		return fmt.Errorf("%w: cholblocked: occupancy 3 is built for Upper only", core.ErrUnsupported)
+	}
+	return nil
+}
+
 // checkTiled validates PotrfTiled's arguments.
 func checkTiled(dt cuda.DType, uplo core.Uplo, n int, a cuda.DevicePtr, lda int, stride int64, count int, info cuda.DevicePtr, ws Workspace, opt TiledOptions) error {
 	if err := CanRunTiled(dt, n, max(count, 0), opt); err != nil {
@@ -155,9 +166,8 @@ func checkTiled(dt cuda.DType, uplo core.Uplo, n int, a cuda.DevicePtr, lda int,
 	if err := batcharg.Factor("cholblocked", dt, uplo, n, a, lda, stride, count, info); err != nil {
 		return err
 	}
-	if opt.Occupancy == 3 && uplo != core.Upper {
-		// blocked.cu's Occupancy: Lower's kernel would take local memory.
-		return fmt.Errorf("%w: cholblocked: occupancy 3 is built for Upper only", core.ErrUnsupported)
+	if err := CanRunTiledTriangle(uplo, opt); err != nil {
+		return err
 	}
 	if opt.Blocks < 0 || opt.Blocks > math.MaxInt32 {
 		return fmt.Errorf("%w: cholblocked: %d blocks", core.ErrArgument, opt.Blocks)
