@@ -1087,10 +1087,11 @@ __global__ void __launch_bounds__(kApplyThreads) chol_apply(T* __restrict__ a, l
 // either way). bench/results/h200/session32.
 //
 // Row pairs (PAIRS, session 33: the split kernels for four blocks a
-// multiprocessor, and since session 59 the one for three). A task below the diagonal makes two tiles of column
-// j, (i, j) and (i + 1, j), from one loop: a step copies three tiles
-// instead of four for two products, reads Q's fragments and splits them
-// once for both (SplitTile::mul_rows), and X_j is loaded once for both
+// multiprocessor, and since session 59 the one for three). A task below
+// the diagonal makes two tiles of column j, (i, j) and (i + 1, j), from
+// one loop: a step copies three tiles instead of four for two products,
+// reads Q's fragments and splits them once for both
+// (SplitTile::mul_rows), and X_j is loaded once for both
 // solves. Each tile takes the same products in the same order, so the
 // bits do not change. Three tile rows of three stages (41.5 KB of dynamic
 // shared memory, past the 48 KB a launch gets without opting in) leave
@@ -1161,8 +1162,11 @@ __global__ void __launch_bounds__(kApplyThreads) chol_apply(T* __restrict__ a, l
 // only, session 59): the one-block kernel's diagonal machinery (factor_rows,
 // the deferred store) with the four-block kernel's row pairs, in 168
 // registers (no local memory under CUDA 13; a 32 B stack frame under NVRTC
-// 12.4, which the tests do not use). Lower's took 8 B of local memory under
-// CUDA 13 (session 59, call 8), so it is not built. Between the two at the suite's
+// 12.4, which the tests do not use). Lower's kept 8 B of local memory under
+// CUDA 13 in every form tried (session 59, calls 8, 14 and 15), so it is
+// not built, though it timed 14–17 % under the best other kernel at n =
+// 4096 with two matrices and 2048 with eight (lab/occ3L.py: its four-block
+// twin factors with factor_subblocks). Between the two at the suite's
 // middle: session 59's stamps (lab/chain4.py, H100) put the four-block
 // kernel's step from one diagonal tile to the next at 11.5–12.1 µs, 6.5 of
 // it factor_quarters, against the one-block kernel's 7.25, whose two blocks
