@@ -45,7 +45,7 @@ def build(sources, kernels):
 
 def split_shared_bytes(blocks_per_sm):
     """tiled.go's splitSharedBytes: split_rows × split_stages tiles of 32 × 36 floats (three rows in the kernels
-    with row pairs: four blocks a multiprocessor, and three in session 59's lab/occ3.py)."""
+    with row pairs: three and four blocks a multiprocessor)."""
     return (3 if blocks_per_sm >= 3 else 2) * 3 * 32 * 36 * 4
 
 
@@ -158,8 +158,9 @@ def one_block_split(uplo):
 
 
 def split_kernel(uplo, blocks):
-    """The kernels argument for the 3xTF32 whole-matrix kernel built for blocks (1 or 4) a multiprocessor: the
-    one-block one runs the suite's chains, the four-block one its batched mid sizes (occ=4)."""
+    """The kernels argument for the 3xTF32 whole-matrix kernel built for blocks (1, 3 or 4) a multiprocessor: the
+    one-block one runs the suite's chains, the four-block one its batched mid sizes (occ=4), the three-block one
+    (Upper only in the tree) sits between them (occ=3)."""
     return {(uplo, blocks): f"chol_tiled<float, 32, 128, {'true' if uplo == 'U' else 'false'}, true, false, {blocks}>"}
 
 
@@ -241,7 +242,7 @@ def roomy(c, walk=False):
 
 
 def run_lab(variants, uplo, specs, fails=((1, 71),), runs=1, prepare=roomy, keep=(), after_case=None, blocks=1):
-    """A lab's whole run on the 3xTF32 kernel for blocks (1 or 4) a multiprocessor: builds variants (the first is
+    """A lab's whole run on the 3xTF32 kernel for blocks (1, 3 or 4) a multiprocessor: builds variants (the first is
     the reference), exits after the resources with COMPILE_ONLY=1, then compare on specs (REPS repetitions, 7 by
     default) and compare_failing on four matrices of order 512 with fails, runs times. keep names variants whose
     modules after_case(spec, modules) reads (globals a variant writes). Exits 1 on any bad result."""

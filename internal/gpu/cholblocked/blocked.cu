@@ -1128,8 +1128,8 @@ __global__ void __launch_bounds__(kApplyThreads) chol_apply(T* __restrict__ a, l
 // first until session 19: with the register stages of their loop, every
 // form of the two tried (22, session 18) gave them 32–64 B of local
 // memory (Copies above). The float panel kernels (PANEL) take the deferred
-// store and factor_rows too since session 20, their storing warps writing the
-// tile's TF32 split as well, so that every float kernel built for one
+// store and factor_rows too since session 20, their storing warps writing
+// the tile's TF32 split as well, so that every float kernel built for one
 // block a multiprocessor has one form. It did not make the blocked
 // driver's tiled panels faster: through the suite (Upper), session 19's
 // code against this one with the fragments below, µs, n = 4096 at two
@@ -2026,9 +2026,9 @@ __global__ void __launch_bounds__(NT, MIN_BLOCKS)
             if constexpr (ROWS) {
                 // Warps 2 and 3 store tile (j, j − 1), a row (Upper) or column
                 // a warp and step, while warps 0 and 1 factor (factor_rows).
-                // (store_tile's pattern
-                // for 96 threads, inside factor_rows or before it, cost
-                // 16–64 B of local memory, session 18.) Between the full
+                // (store_tile's pattern for 96 threads, inside factor_rows or
+                // before it, cost 16–64 B of local memory, session 18.)
+                // Between the full
                 // barriers before and after, they read only s_c and warps 0
                 // and 1 touch only s_a, s_b and factor_rows' arrays. The last
                 // of them to finish releases the tile's flag (count_in on
