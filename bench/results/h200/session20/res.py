@@ -26,7 +26,8 @@ def compile_variant(args):
     nv.nvrtcCreateProgram(ctypes.byref(prog), src.encode(), b"blocked.cu", 0, None, None)
     for k in NAMES:
         nv.nvrtcAddNameExpression(prog, k.encode())
-    opts = [b"--gpu-architecture=sm_90", b"-std=c++17"]
+    # NVRTC_OPTS: more options, space-separated (-lineinfo for source lines in the SASS; session 60).
+    opts = [b"--gpu-architecture=sm_90", b"-std=c++17"] + [o.encode() for o in os.environ.get("NVRTC_OPTS", "").split()]
     t0 = time.time()
     rc = nv.nvrtcCompileProgram(prog, len(opts), (ctypes.c_char_p * len(opts))(*opts))
     if rc != 0:
