@@ -230,10 +230,8 @@ func potrfPins[T batchlas.Scalar](n int, uplo batchlas.Uplo) []string {
 		pins = append(pins, "vendor:transposed")
 	}
 	if !isDouble[T]() && !isComplex[T]() {
-		pins = append(pins, "native:blocked:prec=tf32x3", "native:blocked:panels=tiled:prec=tf32x3", "native:tiled:prec=tf32x3", "native:tiled:occ=4", "native:tiled:occ=4:prec=tf32x3")
-		if uplo == batchlas.Upper {
-			pins = append(pins, "native:tiled:occ=3:prec=tf32x3")
-		}
+		pins = append(pins, "native:blocked:prec=tf32x3", "native:blocked:panels=tiled:prec=tf32x3", "native:tiled:prec=tf32x3", "native:tiled:occ=4", "native:tiled:occ=4:prec=tf32x3",
+			"native:tiled:occ=3:prec=tf32x3")
 	}
 	return pins
 }

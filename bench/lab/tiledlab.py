@@ -160,7 +160,7 @@ def one_block_split(uplo):
 def split_kernel(uplo, blocks):
     """The kernels argument for the 3xTF32 whole-matrix kernel built for blocks (1, 3 or 4) a multiprocessor: the
     one-block one runs the suite's chains, the four-block one its batched mid sizes (occ=4), the three-block one
-    (Upper only in the tree) sits between them (occ=3)."""
+    sits between them (occ=3)."""
     return {(uplo, blocks): f"chol_tiled<float, 32, 128, {'true' if uplo == 'U' else 'false'}, true, false, {blocks}>"}
 
 

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/batchlas/batchlas/internal/core"
 	"github.com/batchlas/batchlas/internal/cuda"
 	"github.com/batchlas/batchlas/internal/gpu/cholblocked"
 	"github.com/batchlas/batchlas/internal/gpu/posv"
@@ -57,7 +56,7 @@ func Builtin() []*Op {
 			// Four blocks a multiprocessor, float32 only (TiledOptions.Occupancy).
 			{Name: "native:tiled:occ=4", CanRun: tiledCanRun(cholblocked.TiledOptions{Occupancy: 4})},
 			{Name: "native:tiled:occ=4:prec=tf32x3", CanRun: tiledCanRun(cholblocked.TiledOptions{Precision: cholblocked.Split3TF32, Occupancy: 4})},
-			// Three blocks a multiprocessor, float32 3xTF32 Upper only.
+			// Three blocks a multiprocessor, float32 3xTF32 only.
 			{Name: "native:tiled:occ=3:prec=tf32x3", CanRun: tiledCanRun(cholblocked.TiledOptions{Precision: cholblocked.Split3TF32, Occupancy: 3})},
 			{Name: "native:blocked", CanRun: blockedCanRun(cholblocked.Options{})},
 			{Name: "native:blocked:prec=tf32x3", CanRun: blockedCanRun(cholblocked.Options{Precision: cholblocked.Split3TF32})},
@@ -174,13 +173,6 @@ func tiledCanRun(opt cholblocked.TiledOptions) func(Call) error {
 		}
 		if c.N > limit {
 			return fmt.Errorf("the tiled driver (%v products) is routed up to n = %d, not %d", opt.Precision, limit, c.N)
-		}
-		uplo := core.Lower
-		if c.Uplo == UploKey(core.Upper) {
-			uplo = core.Upper
-		}
-		if err := cholblocked.CanRunTiledTriangle(uplo, opt); err != nil {
-			return err
 		}
 		return cholblocked.CanRunTiled(cudaDType(c.DType), c.N, c.Batch, opt)
 	}

@@ -291,8 +291,10 @@ __device__ __forceinline__ void factor_step_block(float (&d)[S][S], float (&rd)[
 // factor_rows and factor_quarters, from L in s_l (step p's columns at
 // [p][i][q]) and the reciprocal pivots in s_rd, into s_x: their own 4×4
 // block one by one, then the rows below with one 16-byte read of L each;
-// acc[i] gathers Σ L(i, m)·X(m, li) over the rows m formed so far.
-template <int P, int N, int S>
+// acc[i] gathers Σ L(i, m)·X(m, li) over the rows m formed so far. BOUND:
+// a __syncwarp every 8 rows below bounds how far ptxas hoists their reads
+// (factor_rows' TIGHT).
+template <bool BOUND, int P, int N, int S>
 __device__ __forceinline__ void inverse_pivots4(const float (&s_l)[P][N][S], const float (&s_rd)[N], float (*s_x)[33], int li, int k4,
                                               float (&acc)[N]) {
     float xs[4];
@@ -310,6 +312,7 @@ __device__ __forceinline__ void inverse_pivots4(const float (&s_l)[P][N][S], con
     for (int i = k4 + 4; i < N; ++i) {
         float l4[4];
         ld4(&s_l[k4 / S][i][k4 % S], l4);
+        if (BOUND && (i - k4) % 8 == 3) __syncwarp();
 #pragma unroll
         for (int kk = 0; kk < 4; ++kk) acc[i] = fmaf(l4[kk], xs[kk], acc[i]);
     }
@@ -421,9 +424,17 @@ __device__ __forceinline__ void rows_init() { bars_init(rows_bars, 4, &rows_phas
 // racecheck reported hazards between the accesses it orders (call 7), as
 // it did for named barriers (session 50); with the mbarriers it reports
 // none (call 8).
-// EAGER is factor_step_block's (chol_tiled passes SPLIT). Needs NT ≥ 64
-// and rows_init before the first call (chol_tiled's ROWS).
-template <int NT, bool EAGER>
+// EAGER is factor_step_block's (chol_tiled passes SPLIT). TIGHT (the
+// kernels for three blocks a multiprocessor, 168 registers): warp 1 waits
+// at a __syncwarp every 8 rows of each step of the inverse as well, which
+// bounds how many rows' reads of L ptxas holds at once. Without it the
+// Lower kernel kept an accumulator and the mbarrier parity in an 8 B stack
+// frame under CUDA 13 (session 60, call 2's SASS with -lineinfo); with it
+// neither kernel has one, and on an H100 the Lower kernel ran 0.5–3.6 %
+// faster and the Upper one within 0.8 % (call 3, lab/occ3L.py, the same
+// bits). Needs NT ≥ 64 and rows_init before the first call (chol_tiled's
+// ROWS).
+template <int NT, bool EAGER, bool TIGHT>
 __device__ __forceinline__ void factor_rows(float (*s_a)[33], float (*s_x)[33], int w, bool inverse, int& fail_out,
                                             float& dfail_out) {
     constexpr int N = 32, S = 8, P = N / S;
@@ -527,7 +538,7 @@ __device__ __forceinline__ void factor_rows(float (*s_a)[33], float (*s_x)[33], 
             for (int k4 = 0; k4 < N; k4 += 4) {
                 if (k4 % S == 0) bar_wait(&rows_bars[k4 / S], parity); // step k4/S's columns and pivots (Overlap above)
                 // Four pivots at a time.
-                inverse_pivots4(s_l, s_rd, s_x, li, k4, acc);
+                inverse_pivots4<TIGHT>(s_l, s_rd, s_x, li, k4, acc);
             }
         }
     }
@@ -691,7 +702,7 @@ __device__ __forceinline__ void factor_quarters(float (*s_a)[33], float (*s_x)[3
             // one-block kernels took 8–16 B of stack under NVRTC 12.4).
             if (k4 > 0 && k4 % S == 0) mbar_wait(B(k4 / S, 0), parity);
             else if (k4 > 0) __syncwarp();
-            inverse_pivots4(s_l, s_rd, s_x, li, k4, acc);
+            inverse_pivots4<false>(s_l, s_rd, s_x, li, k4, acc);
         }
     }
     __syncthreads();
@@ -1158,15 +1169,19 @@ __global__ void __launch_bounds__(kApplyThreads) chol_apply(T* __restrict__ a, l
 // one 1448 → 1704, where the chain is the time. Exact products at n = 512,
 // 640 matrices: 6538 → 3772. The routing tables choose between them.
 //
-// Three blocks (MIN_BLOCKS = 3, the float 3xTF32 whole-matrix Upper kernel
-// only, session 59): the one-block kernel's diagonal machinery (factor_rows,
-// the deferred store) with the four-block kernel's row pairs, in 168
-// registers (no local memory under CUDA 13; a 32 B stack frame under NVRTC
-// 12.4, which the tests do not use). Lower's kept 8 B of local memory under
-// CUDA 13 in every form tried (session 59, calls 8, 14 and 15), so it is
-// not built, though it timed 14–17 % under the best other kernel at n =
-// 4096 with two matrices and 2048 with eight (lab/occ3L.py: its four-block
-// twin factors with factor_subblocks). Between the two at the suite's
+// Three blocks (MIN_BLOCKS = 3, the float 3xTF32 whole-matrix kernels
+// only; Upper since session 59, Lower since session 60): the one-block
+// kernel's diagonal machinery (factor_rows, with TIGHT, and the deferred
+// store) with the four-block kernel's row pairs, in 168 registers (no
+// local memory under CUDA 13; stack frames under NVRTC 12.4, which the
+// tests do not use). Lower's kernel, through the public Potrf on an H100
+// (session 60, call 3, GPU MODE's inputs, µs, one block / four / three):
+// n = 4096 at one matrix 1172 / 1730 / 1117, at two 2124 / 1953 / 1597,
+// n = 2048 at 8 1234 / 1033 / 875.5, n = 8192 at one 8026 / 5908 / 5504;
+// but n = 2048 at 2 458.4 / 794.3 / 512.8, n = 1024 at 60 1493 / 982.8 /
+// 1017 (its four-block twin factors with factor_subblocks, slower than
+// Upper's factor_quarters, so three blocks lead Lower at more sizes
+// than Upper). Between the two at the suite's
 // middle: session 59's stamps (lab/chain4.py, H100) put the four-block
 // kernel's step from one diagonal tile to the next at 11.5–12.1 µs, 6.5 of
 // it factor_quarters, against the one-block kernel's 7.25, whose two blocks
@@ -1699,8 +1714,8 @@ __global__ void __launch_bounds__(NT, MIN_BLOCKS)
     // (Occupancy above), or three with the 3xTF32 products. QUARTERS: the
     // Upper 3xTF32 kernel for four blocks factors them with factor_quarters
     // instead of factor_subblocks.
-    static_assert(MIN_BLOCKS == 1 || MIN_BLOCKS == 4 || (MIN_BLOCKS == 3 && SPLIT && !PANEL && UPPER && sizeof(T) == 4),
-                  "Occupancy: the kernels are built for one or four blocks a multiprocessor, the float 3xTF32 Upper one for three too");
+    static_assert(MIN_BLOCKS == 1 || MIN_BLOCKS == 4 || (MIN_BLOCKS == 3 && SPLIT && !PANEL && sizeof(T) == 4),
+                  "Occupancy: the kernels are built for one or four blocks a multiprocessor, the float 3xTF32 ones for three too");
     constexpr bool ROWS = sizeof(T) == 4 && MIN_BLOCKS <= 3;
     constexpr bool QUARTERS = sizeof(T) == 4 && MIN_BLOCKS == 4 && SPLIT && UPPER;
     __shared__ T s_a[TS][TS + 1];
@@ -2054,7 +2069,7 @@ __global__ void __launch_bounds__(NT, MIN_BLOCKS)
                     __syncwarp(); // the warp's stores before its lane 0 counts it in
                     if (lane == 0 && count_in(&s_stored, NT / 32 - 3) == NT / 32 - 3) release(flag(i, c, m));
                 }
-                factor_rows<NT, SPLIT>(s_a, s_b, wj, j + 1 < nt, fail, dfail);
+                factor_rows<NT, SPLIT, MIN_BLOCKS == 3>(s_a, s_b, wj, j + 1 < nt, fail, dfail);
             } else {
                 // factor_quarters in the Upper 3xTF32 kernel for four blocks
                 // a multiprocessor: 1.5–12.5 % faster (factor_quarters'

@@ -716,7 +716,7 @@ var typeName = [...]string{
 // chol_tiled for one outer panel (panelKernel), and for float32 its split
 // variant, the tiled driver's two kernels built for four blocks a
 // multiprocessor (tiledKernel4, tiledSplitKernel4; TiledOptions.Occupancy)
-// and, Upper only, its split kernel built for three (tiledSplitKernel3).
+// and its split kernel built for three (tiledSplitKernel3).
 func kernelNames(dt cuda.DType, uplo core.Uplo) []string {
 	up := uplo == core.Upper
 	nb, tr := InnerWidth(dt), applyTileRows(dt)
@@ -736,10 +736,8 @@ func kernelNames(dt cuda.DType, uplo core.Uplo) []string {
 	if dt == cuda.Float32 {
 		names = append(names, fmt.Sprintf("chol_tiled<%s, %d, %d, %v, true, true, 1>", typeName[dt], TileWidth, tiledThreads, up),
 			fmt.Sprintf("chol_tiled<%s, %d, %d, %v, false, false, 4>", typeName[dt], TileWidth, tiledThreads, up),
-			fmt.Sprintf("chol_tiled<%s, %d, %d, %v, true, false, 4>", typeName[dt], TileWidth, tiledThreads, up))
-		if up {
-			names = append(names, fmt.Sprintf("chol_tiled<%s, %d, %d, %v, true, false, 3>", typeName[dt], TileWidth, tiledThreads, up))
-		}
+			fmt.Sprintf("chol_tiled<%s, %d, %d, %v, true, false, 4>", typeName[dt], TileWidth, tiledThreads, up),
+			fmt.Sprintf("chol_tiled<%s, %d, %d, %v, true, false, 3>", typeName[dt], TileWidth, tiledThreads, up))
 	}
 	return names
 }
@@ -760,8 +758,8 @@ func panelKernel(dt cuda.DType, split bool) int {
 // tiledKernel and tiledSplitKernel (float32 only) are chol_tiled's indices
 // in kernelNames, with products in T's arithmetic and in split TF32;
 // tiledKernel4 and tiledSplitKernel4 (float32 only) the same built for four
-// blocks a multiprocessor, tiledSplitKernel3 (float32 Upper only) the
-// split one built for three.
+// blocks a multiprocessor, tiledSplitKernel3 (float32 only) the split one
+// built for three.
 const (
 	tiledKernel       = 3
 	tiledSplitKernel  = 6

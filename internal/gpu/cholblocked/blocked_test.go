@@ -197,7 +197,7 @@ func TestLayout(t *testing.T) {
 	if got := DefaultPanelWidth(cuda.Complex128, 4096); got != 256 {
 		t.Errorf("DefaultPanelWidth(complex128, 4096) = %d", got)
 	}
-	if got := len(KernelNames()); got != 5*2*4+2*6+1 { // diag, two applies, tiled and panel per type and triangle; float32's split applies, split tiled, split panel and two tiled kernels for four blocks; Upper's split one for three
+	if got := len(KernelNames()); got != 5*2*4+2*7 { // diag, two applies, tiled and panel per type and triangle; float32's split applies, split tiled, split panel, two tiled kernels for four blocks and the split one for three
 		t.Errorf("%d kernel names: %q", got, KernelNames())
 	}
 	if got := kernelNames(cuda.Complex128, core.Upper); !slices.Equal(got, []string{"chol_diag<cdouble, 32, 128, true>", "chol_apply<cdouble, 32, 32, true, false>", "chol_apply<cdouble, 32, 16, true, false>", "chol_tiled<cdouble, 32, 128, true, false, false, 1>", "chol_tiled<cdouble, 32, 128, true, false, true, 1>"}) {
@@ -205,7 +205,8 @@ func TestLayout(t *testing.T) {
 	}
 	if got := kernelNames(cuda.Float32, core.Lower); got[tiledKernel] != "chol_tiled<float, 32, 128, false, false, false, 1>" || got[tiledSplitKernel] != "chol_tiled<float, 32, 128, false, true, false, 1>" ||
 		got[panelKernel(cuda.Float32, false)] != "chol_tiled<float, 32, 128, false, false, true, 1>" || got[panelKernel(cuda.Float32, true)] != "chol_tiled<float, 32, 128, false, true, true, 1>" ||
-		got[tiledKernel4] != "chol_tiled<float, 32, 128, false, false, false, 4>" || got[tiledSplitKernel4] != "chol_tiled<float, 32, 128, false, true, false, 4>" || len(got) != tiledSplitKernel4+1 {
+		got[tiledKernel4] != "chol_tiled<float, 32, 128, false, false, false, 4>" || got[tiledSplitKernel4] != "chol_tiled<float, 32, 128, false, true, false, 4>" ||
+		got[tiledSplitKernel3] != "chol_tiled<float, 32, 128, false, true, false, 3>" || len(got) != tiledSplitKernel3+1 {
 		t.Errorf("float32 Lower: tiled kernels %q", got)
 	}
 	if got := kernelNames(cuda.Float32, core.Upper); got[tiledSplitKernel3] != "chol_tiled<float, 32, 128, true, true, false, 3>" || len(got) != tiledSplitKernel3+1 {

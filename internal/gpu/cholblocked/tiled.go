@@ -33,7 +33,7 @@ type TiledOptions struct {
 	Precision Precision
 	// Occupancy is the number of blocks a multiprocessor the kernel is
 	// built for and the default grid fills: 0 or 2, the default, 3
-	// (float32 Upper with Split3TF32 only) or 4 (float32 only). The float32
+	// (float32 with Split3TF32 only) or 4 (float32 only). The float32
 	// kernels for 2 factor each diagonal tile in one warp's registers (the
 	// shortest chain from one diagonal tile to the next, for few
 	// matrices); those for 4 factor it with the whole block, which keeps
@@ -147,26 +147,12 @@ func CanRunTiled(dt cuda.DType, n, count int, opt TiledOptions) error {
 	return nil
 }
 
-// CanRunTiledTriangle reports whether PotrfTiled has a kernel for uplo with
-// opt's occupancy: nil, or an error wrapping core.ErrUnsupported for
-// occupancy 3 and Lower, which is not built (blocked.cu's Occupancy: its
-// kernel took local memory).
-func CanRunTiledTriangle(uplo core.Uplo, opt TiledOptions) error {
-	if opt.Occupancy == 3 && uplo != core.Upper {
-		return fmt.Errorf("%w: cholblocked: occupancy 3 is built for Upper only", core.ErrUnsupported)
-	}
-	return nil
-}
-
 // checkTiled validates PotrfTiled's arguments.
 func checkTiled(dt cuda.DType, uplo core.Uplo, n int, a cuda.DevicePtr, lda int, stride int64, count int, info cuda.DevicePtr, ws Workspace, opt TiledOptions) error {
 	if err := CanRunTiled(dt, n, max(count, 0), opt); err != nil {
 		return err
 	}
 	if err := batcharg.Factor("cholblocked", dt, uplo, n, a, lda, stride, count, info); err != nil {
-		return err
-	}
-	if err := CanRunTiledTriangle(uplo, opt); err != nil {
 		return err
 	}
 	if opt.Blocks < 0 || opt.Blocks > math.MaxInt32 {

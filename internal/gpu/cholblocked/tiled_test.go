@@ -59,7 +59,6 @@ func TestTiledArguments(t *testing.T) {
 		"occupancy 3 exact":     {cuda.Float32, 100, w, 0, Exact, 3, core.ErrUnsupported},
 		"float64 occupancy 3":   {cuda.Float64, 100, w, 0, Split3TF32, 3, core.ErrUnsupported},
 		"occupancy 5":           {cuda.Float32, 100, w, 0, Split3TF32, 5, core.ErrArgument},
-		"occupancy 3 Lower":     {cuda.Float32, 100, w, 0, Split3TF32, 3, core.ErrUnsupported},
 		"negative occupancy":    {cuda.Float32, 100, w, 0, Exact, -2, core.ErrArgument},
 	} {
 		opt := TiledOptions{Blocks: tc.blocks, Precision: tc.prec, Occupancy: tc.occ}
@@ -76,8 +75,10 @@ func TestTiledArguments(t *testing.T) {
 		t.Errorf("2⁶³ tiles: %v", err)
 	}
 	for _, opt := range []TiledOptions{{Precision: Split3TF32}, {Occupancy: 2}, {Occupancy: 4}, {Precision: Split3TF32, Occupancy: 4}, {Precision: Split3TF32, Occupancy: 3}} {
-		if err := checkTiled(cuda.Float32, core.Upper, 100, a, 101, 10100, 5, info, w, opt); err != nil {
-			t.Errorf("float32 %+v refused: %v", opt, err)
+		for _, uplo := range []core.Uplo{core.Lower, core.Upper} {
+			if err := checkTiled(cuda.Float32, uplo, 100, a, 101, 10100, 5, info, w, opt); err != nil {
+				t.Errorf("float32 %v %+v refused: %v", uplo, opt, err)
+			}
 		}
 	}
 	for occ, want := range map[int]int{0: 264, 2: 264, 3: 396, 4: 528} {
@@ -146,9 +147,6 @@ func testPotrfTiled[T core.Scalar](t *testing.T, e *env, base TiledOptions) {
 	// every fourth matrix or second at those n but 641: there the wide
 	// copies' bits are checked against the 4-byte copies' of the batch.
 	for _, uplo := range []core.Uplo{core.Lower, core.Upper} {
-		if base.Occupancy == 3 && uplo == core.Lower {
-			continue // built for Upper only (TiledOptions.Occupancy; TestTiledArguments checks the refusal)
-		}
 		worst, worstN := 0.0, 0
 		for _, n := range sizes {
 			t.Run(fmt.Sprintf("%v/n=%d", uplo, n), func(t *testing.T) {
@@ -204,8 +202,8 @@ func TestConformanceTiled(t *testing.T) {
 	t.Run("float32/3xTF32/occ=4", func(t *testing.T) {
 		conformance.PotrfTest[float32](t, engine[float32]{e: e, tiled: true, opt: Options{Precision: Split3TF32}, occ: 4}, conformance.Config{})
 	})
-	t.Run("float32/3xTF32/occ=3", func(t *testing.T) { // Upper only (TiledOptions.Occupancy)
-		conformance.PotrfTest[float32](t, engine[float32]{e: e, tiled: true, opt: Options{Precision: Split3TF32}, occ: 3}, conformance.Config{Unsupported: []string{"/Lower/"}})
+	t.Run("float32/3xTF32/occ=3", func(t *testing.T) {
+		conformance.PotrfTest[float32](t, engine[float32]{e: e, tiled: true, opt: Options{Precision: Split3TF32}, occ: 3}, conformance.Config{})
 	})
 	t.Run("float64", func(t *testing.T) {
 		conformance.PotrfTest[float64](t, engine[float64]{e: e, tiled: true}, conformance.Config{})
@@ -232,9 +230,6 @@ func TestAccuracyTiled(t *testing.T) {
 			mats := gpuModeInputs(kind, n, 2)
 			for _, uplo := range []core.Uplo{core.Lower, core.Upper} {
 				for _, opt := range []TiledOptions{{}, {Precision: Split3TF32}, {Occupancy: 4}, {Precision: Split3TF32, Occupancy: 4}, {Precision: Split3TF32, Occupancy: 3}} {
-					if opt.Occupancy == 3 && uplo == core.Lower {
-						continue // Upper only
-					}
 					t.Run(fmt.Sprintf("%s/n=%d/%v/%v/occ=%d", kind, n, uplo, opt.Precision, opt.Occupancy), func(t *testing.T) {
 						accuracyCase(t, e, mats, uplo, func(a cuda.DevicePtr, lda int, stride int64, count int, info cuda.DevicePtr) error {
 							ws := tiledWorkspace(t, e, cuda.Float32, n, count)
