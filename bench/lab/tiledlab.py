@@ -28,13 +28,20 @@ os.environ.setdefault("NVRTC", "/usr/local/cuda/lib64/libnvrtc.so")
 os.environ.setdefault("CUOBJDUMP", "/usr/local/cuda/bin/cuobjdump")
 
 
-def build(sources, kernels):
-    """Compiles every variant in sources ({name: blocked.cu text}) for the name expressions kernels' values;
-    prints their resources and returns res.compile_all's results."""
-    names = f"{os.environ.get('CUBINS', '/tmp')}/tiledlab-names.txt"
-    open(names, "w").write("\n".join(kernels.values()) + "\n")
-    os.environ["NAMES"] = names
+def build(sources, kernels, module=()):
+    """Compiles every variant in sources ({name: blocked.cu text}) for the name expressions kernels' values, and
+    module's in the same program; prints their resources and returns res.compile_all's results. NVRTC's code for a
+    kernel depends on what else the program holds (kernels sharing inlined templates: session 60 saw a kernel at 0 B
+    of stack alone and 16 B beside another), so give module the names of the library's module of the kernels timed
+    (cholblocked's kernelNames(dt, uplo)) where resources matter."""
+    names = list(dict.fromkeys([*kernels.values(), *module]))
+    path = f"{os.environ.get('CUBINS', '/tmp')}/tiledlab-names.txt"
+    open(path, "w").write("\n".join(names) + "\n")
+    os.environ["NAMES"] = path
     import res
+    # res reads $NAMES and $CUBINS once, at its import: a lab's second build would compile the first's names into
+    # the first's cubins.
+    res.NAMES, res.OUTDIR = names, os.environ.get("CUBINS", "/tmp")
     os.environ.setdefault("JOBS", str(len(sources)))
     t0 = time.time()
     results = res.compile_all(sources)

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -25,11 +26,13 @@ func kernelsUsage(w io.Writer) {
 	fmt.Fprintf(w, "on the GPU, and lists its registers, local (spill) bytes, static shared\n")
 	fmt.Fprintf(w, "bytes and the time it took, with \"cache\" where the compiled image came from\n")
 	fmt.Fprintf(w, "the disk cache. It exits 1 if a kernel uses local memory (the house rule).\n\n")
+	fmt.Fprintf(w, "The kernels are compiled in the groups batchlas loads them in (modules, one\n")
+	fmt.Fprintf(w, "NVRTC program each), since what a program holds can change a kernel's code.\n\n")
 	fmt.Fprintf(w, "With -dump it needs no GPU: for each kernel source it writes into DIR the\n")
 	fmt.Fprintf(w, "code NVRTC is given (NN-name.cu), its name expressions (NN-name.names, one\n")
-	fmt.Fprintf(w, "a line) and the options added to --gpu-architecture and -std=c++17\n")
-	fmt.Fprintf(w, "(NN-name.options), so the kernels can be compiled and compared elsewhere\n")
-	fmt.Fprintf(w, "(scripts/kernel-sass).\n")
+	fmt.Fprintf(w, "a line, the modules separated by an empty line) and the options added to\n")
+	fmt.Fprintf(w, "--gpu-architecture and -std=c++17 (NN-name.options), so the kernels can be\n")
+	fmt.Fprintf(w, "compiled and compared elsewhere (scripts/kernel-sass).\n")
 }
 
 // kernelFamily is one source's kernels: what `kernels` loads on a GPU and
@@ -37,8 +40,10 @@ func kernelsUsage(w io.Writer) {
 type kernelFamily struct {
 	name   string // for messages and the dump's file names
 	source cuda.Source
-	names  func() []string
-	// load puts the kernels into ctx; nil loads source with names as one
+	// modules are the name expressions as the package loads them, one NVRTC
+	// program each.
+	modules func() [][]string
+	// load puts the kernels into ctx, in modules' order; nil loads each
 	// module.
 	load func(*cuda.Context) ([]*cuda.Kernel, error)
 }
@@ -46,46 +51,45 @@ type kernelFamily struct {
 // kernelSources are every family batchlas ships; a new kernel family adds
 // itself here.
 var kernelSources = []kernelFamily{
-	{name: "copy.cu", source: cuda.CopySource, names: cuda.CopyKernelNames},
-	{name: "transpose.cu", source: cuda.TransposeSource, names: cuda.TransposeKernelNames},
-	{name: "fixup.cu", source: fixup.Source, names: fixup.KernelNames, load: fixup.Load},
-	{name: "potrf.cu", source: potrf.Source, names: potrf.KernelNames},
-	{name: "posv.cu", source: posv.Source, names: posv.KernelNames, load: posv.Load},
-	{name: "cta.cu", source: potrf.CTASource, names: potrf.CTAKernelNames, load: potrf.LoadCTAKernels},
-	{name: "warp.cu", source: potrf.WarpSource, names: potrf.WarpKernelNames, load: potrf.LoadWarpKernels},
-	{name: "cta.cu (posv_cta)", source: potrf.CTASource, names: posvCTANames, load: func(c *cuda.Context) ([]*cuda.Kernel, error) {
-		var all []*cuda.Kernel
-		for dt := cuda.Float32; dt <= cuda.Complex128; dt++ {
-			ks, err := potrf.PosvCTAKernels(c, dt)
-			if err != nil {
-				return nil, err
-			}
-			all = append(all, ks...)
-		}
-		return all, nil
-	}},
-	{name: "blocked.cu", source: cholblocked.Source, names: cholblocked.KernelNames},
+	{name: "copy.cu", source: cuda.CopySource, modules: oneModule(cuda.CopyKernelNames)},
+	{name: "transpose.cu", source: cuda.TransposeSource, modules: oneModule(cuda.TransposeKernelNames)},
+	{name: "fixup.cu", source: fixup.Source, modules: oneModule(fixup.KernelNames), load: fixup.Load},
+	{name: "potrf.cu", source: potrf.Source, modules: potrf.KernelModules},
+	{name: "posv.cu", source: posv.Source, modules: posv.KernelModules, load: posv.Load},
+	{name: "cta.cu", source: potrf.CTASource, modules: potrf.CTAKernelModules},
+	{name: "warp.cu", source: potrf.WarpSource, modules: potrf.WarpKernelModules},
+	{name: "cta.cu (posv_cta)", source: potrf.CTASource, modules: potrf.PosvCTAModules},
+	{name: "blocked.cu", source: cholblocked.Source, modules: cholblocked.KernelModules},
 }
 
-// posvCTANames are posv_cta's and potrs_cta's names for every type, in the
-// order the family's load returns them.
-func posvCTANames() []string {
-	var names []string
-	for dt := cuda.Float32; dt <= cuda.Complex128; dt++ {
-		names = append(names, potrf.PosvCTANames(dt)...)
-	}
-	return names
+// oneModule is the modules of a family its package loads whole.
+func oneModule(names func() []string) func() [][]string {
+	return func() [][]string { return [][]string{names()} }
 }
 
 func (f kernelFamily) loadInto(c *cuda.Context) ([]*cuda.Kernel, error) {
 	if f.load != nil {
 		return f.load(c)
 	}
-	return cuda.DefaultJIT().Load(c, f.source, f.names()...)
+	ms := f.modules()
+	out := make([][]*cuda.Kernel, len(ms))
+	loads := make([]func() error, len(ms))
+	for i, names := range ms {
+		loads[i] = func() (err error) {
+			out[i], err = cuda.DefaultJIT().Load(c, f.source, names...)
+			return err
+		}
+	}
+	if err := cuda.LoadEach(loads...); err != nil {
+		return nil, err
+	}
+	return slices.Concat(out...), nil
 }
 
 // dumpKernels writes each family's code, names and options into dir (made
-// if missing), files numbered in kernelSources' order.
+// if missing), files numbered in kernelSources' order. The names file has
+// one name a line and an empty line between modules, so that a compile
+// check builds the programs batchlas loads.
 func dumpKernels(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -94,7 +98,7 @@ func dumpKernels(dir string) error {
 		base := filepath.Join(dir, fmt.Sprintf("%02d-%s", i, dumpName(f.name)))
 		files := map[string]string{
 			".cu":      f.source.Code,
-			".names":   strings.Join(f.names(), "\n") + "\n",
+			".names":   dumpModules(f.modules()),
 			".options": strings.Join(f.source.Options, "\n"),
 		}
 		for ext, text := range files {
@@ -104,6 +108,21 @@ func dumpKernels(dir string) error {
 		}
 	}
 	return nil
+}
+
+// dumpModules is the names file's text: one name a line, the modules
+// separated by an empty line.
+func dumpModules(ms [][]string) string {
+	var b strings.Builder
+	for i, m := range ms {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		for _, name := range m {
+			b.WriteString(name + "\n")
+		}
+	}
+	return b.String()
 }
 
 // dumpName is a family's name as a file name: "cta.cu (posv_cta)" is

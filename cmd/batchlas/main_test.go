@@ -12,6 +12,9 @@ import (
 
 	"github.com/batchlas/batchlas/internal/bench"
 	"github.com/batchlas/batchlas/internal/cuda"
+	"github.com/batchlas/batchlas/internal/gpu/cholblocked"
+	"github.com/batchlas/batchlas/internal/gpu/posv"
+	"github.com/batchlas/batchlas/internal/gpu/potrf"
 	"github.com/batchlas/batchlas/internal/route"
 )
 
@@ -164,7 +167,8 @@ func TestKernelsCommand(t *testing.T) {
 
 // TestKernelsDump: -dump needs no GPU and writes, for every family, the
 // code, one name expression a line (each of a template the code defines)
-// and the options, numbered in kernelSources' order.
+// with an empty line between modules, and the options, numbered in
+// kernelSources' order.
 func TestKernelsDump(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "dump")
 	if code, stdout, stderr := runCLI("kernels", "-dump", dir); code != exitOK {
@@ -184,11 +188,15 @@ func TestKernelsDump(t *testing.T) {
 		if err != nil || string(code) != f.source.Code {
 			t.Errorf("%s: the code differs from the source's (%v)", f.name, err)
 		}
-		names, err := os.ReadFile(base + ".names")
-		lines := strings.Split(strings.TrimSuffix(string(names), "\n"), "\n")
-		if err != nil || !slices.Equal(lines, f.names()) {
-			t.Errorf("%s: %d names, want %d (%v)", f.name, len(lines), len(f.names()), err)
+		text, err := os.ReadFile(base + ".names")
+		var modules [][]string
+		for _, m := range strings.Split(string(text), "\n\n") {
+			modules = append(modules, strings.Split(strings.TrimSuffix(m, "\n"), "\n"))
 		}
+		if err != nil || !slices.EqualFunc(modules, f.modules(), slices.Equal) {
+			t.Errorf("%s: %d modules, want %d (%v)", f.name, len(modules), len(f.modules()), err)
+		}
+		lines := slices.Concat(modules...)
 		for _, name := range lines {
 			template, _, _ := strings.Cut(name, "<")
 			if !strings.Contains(string(code), template) {
@@ -203,12 +211,63 @@ func TestKernelsDump(t *testing.T) {
 	if total < 800 {
 		t.Errorf("%d kernels in all; batchlas ships more than 800", total)
 	}
+	if got, want := dumpModules([][]string{{"a<1>", "a<2>"}, {"b"}}), "a<1>\na<2>\n\nb\n"; got != want {
+		t.Errorf("dumpModules = %q, want %q", got, want)
+	}
 	if got := dumpName("cta.cu (posv_cta)"); got != "cta-posv_cta" {
 		t.Errorf(`dumpName("cta.cu (posv_cta)") = %q`, got)
 	}
 	for _, args := range [][]string{{"-dump", dir, "extra"}, {"-device", "cuda:0", "-dump", dir}} {
 		if code, _, _ := runCLI(append([]string{"kernels"}, args...)...); code != exitUsage {
 			t.Errorf("kernels %q: exit %d, want %d", args, code, exitUsage)
+		}
+	}
+}
+
+// TestKernelModules: every family's modules are non-empty and name each
+// kernel of their source once, and each package's names are its modules
+// flattened, in order.
+func TestKernelModules(t *testing.T) {
+	seen := map[string]string{} // source and name → family
+	for _, f := range kernelSources {
+		ms := f.modules()
+		if len(ms) == 0 {
+			t.Errorf("%s: no modules", f.name)
+		}
+		for i, m := range ms {
+			if len(m) == 0 {
+				t.Errorf("%s: module %d is empty", f.name, i)
+			}
+			for _, name := range m {
+				key := f.source.Name + " " + name
+				if other, ok := seen[key]; ok {
+					t.Errorf("%s: %q also in %s", f.name, name, other)
+				}
+				seen[key] = f.name
+			}
+		}
+	}
+	posvCTANames := func() []string {
+		var names []string
+		for dt := cuda.Float32; dt <= cuda.Complex128; dt++ {
+			names = append(names, potrf.PosvCTANames(dt)...)
+		}
+		return names
+	}
+	for _, c := range []struct {
+		name    string
+		modules func() [][]string
+		names   func() []string
+	}{
+		{"potrf.KernelModules", potrf.KernelModules, potrf.KernelNames},
+		{"potrf.CTAKernelModules", potrf.CTAKernelModules, potrf.CTAKernelNames},
+		{"potrf.WarpKernelModules", potrf.WarpKernelModules, potrf.WarpKernelNames},
+		{"potrf.PosvCTAModules", potrf.PosvCTAModules, posvCTANames},
+		{"posv.KernelModules", posv.KernelModules, posv.KernelNames},
+		{"cholblocked.KernelModules", cholblocked.KernelModules, cholblocked.KernelNames},
+	} {
+		if got, want := slices.Concat(c.modules()...), c.names(); !slices.Equal(got, want) {
+			t.Errorf("%s flattened: %d names, want %d", c.name, len(got), len(want))
 		}
 	}
 }

@@ -772,11 +772,21 @@ const (
 // a compile check.
 func KernelNames() []string {
 	var names []string
-	for dt := cuda.Float32; dt <= cuda.Complex128; dt++ {
-		names = append(names, kernelNames(dt, core.Lower)...)
-		names = append(names, kernelNames(dt, core.Upper)...)
+	for _, m := range KernelModules() {
+		names = append(names, m...)
 	}
 	return names
+}
+
+// KernelModules lists blocked.cu's names grouped as kernels loads them, one
+// NVRTC program a type and triangle; a kernel's code can depend on what
+// else its program holds, so compile checks use these groups.
+func KernelModules() [][]string {
+	var ms [][]string
+	for dt := cuda.Float32; dt <= cuda.Complex128; dt++ {
+		ms = append(ms, kernelNames(dt, core.Lower), kernelNames(dt, core.Upper))
+	}
+	return ms
 }
 
 type kernelKey struct {

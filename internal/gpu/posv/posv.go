@@ -20,6 +20,7 @@ import (
 	_ "embed"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/batchlas/batchlas/internal/core"
 	"github.com/batchlas/batchlas/internal/cuda"
@@ -172,12 +173,18 @@ func buckets() []bucket {
 
 // KernelNames lists every name expression of posv.cu, for a registry or a
 // compile check.
-func KernelNames() []string {
-	var names []string
-	for _, b := range buckets() {
-		names = append(names, b.names()...)
+func KernelNames() []string { return slices.Concat(KernelModules()...) }
+
+// KernelModules lists posv.cu's names grouped as kernels loads them, one
+// NVRTC program a bucket; a kernel's code can depend on what else its
+// program holds, so compile checks use these groups.
+func KernelModules() [][]string {
+	bs := buckets()
+	ms := make([][]string, len(bs))
+	for i, b := range bs {
+		ms[i] = b.names()
 	}
-	return names
+	return ms
 }
 
 // loaded holds, per context and bucket, the Lower and Upper kernels; each

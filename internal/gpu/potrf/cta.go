@@ -8,6 +8,7 @@ package potrf
 import (
 	_ "embed"
 	"fmt"
+	"slices"
 
 	"github.com/batchlas/batchlas/internal/core"
 	"github.com/batchlas/batchlas/internal/cuda"
@@ -98,23 +99,22 @@ func ctaBuckets(dt cuda.DType) []int {
 	return nps
 }
 
-// CTAKernelNames lists every name expression of cta.cu, for a registry or a
-// compile check: 2 triangles × 23 buckets over the four types.
-func CTAKernelNames() []string {
-	var names []string
+// CTAKernelNames lists every name expression of potrf_cta (cta.cu), for a
+// registry or a compile check: 2 triangles × 23 buckets over the four
+// types.
+func CTAKernelNames() []string { return slices.Concat(CTAKernelModules()...) }
+
+// CTAKernelModules lists CTAKernelNames grouped as ctaKernels loads them,
+// one NVRTC program a type and bucket; a kernel's code can depend on what
+// else its program holds, so compile checks use these groups.
+func CTAKernelModules() [][]string {
+	var ms [][]string
 	for dt := cuda.Float32; dt <= cuda.Complex128; dt++ {
 		for _, np := range ctaBuckets(dt) {
-			names = append(names, ctaKernelNames(dt, np)...)
+			ms = append(ms, ctaKernelNames(dt, np))
 		}
 	}
-	return names
-}
-
-// LoadCTAKernels compiles (or finds in the cache) and loads every CTA
-// kernel into c, as one module, for `batchlas kernels`; PotrfCTA loads only
-// the bucket it needs.
-func LoadCTAKernels(c *cuda.Context) ([]*cuda.Kernel, error) {
-	return cuda.DefaultJIT().Load(c, CTASource, CTAKernelNames()...)
+	return ms
 }
 
 // LoadCTAModules compiles (or finds in the cache) and loads into c every
@@ -291,6 +291,16 @@ func PosvCTANames(dt cuda.DType) []string {
 		}
 	}
 	return names
+}
+
+// PosvCTAModules lists PosvCTANames for each type, one module a type as
+// PosvCTAKernels loads them.
+func PosvCTAModules() [][]string {
+	var ms [][]string
+	for dt := cuda.Float32; dt <= cuda.Complex128; dt++ {
+		ms = append(ms, PosvCTANames(dt))
+	}
+	return ms
 }
 
 // PosvCTASharedBytes is the dynamic shared memory of posv_cta and

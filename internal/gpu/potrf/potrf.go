@@ -7,6 +7,7 @@ package potrf
 import (
 	_ "embed"
 	"fmt"
+	"slices"
 
 	"github.com/batchlas/batchlas/internal/core"
 	"github.com/batchlas/batchlas/internal/cuda"
@@ -108,14 +109,19 @@ func minBlocks(dt cuda.DType, cols int, upper bool) int {
 
 // KernelNames lists every name expression of potrf.cu, for a registry or a
 // compile check.
-func KernelNames() []string {
-	var names []string
+func KernelNames() []string { return slices.Concat(KernelModules()...) }
+
+// KernelModules lists potrf.cu's names grouped as kernels loads them, one
+// NVRTC program a type and column bucket; a kernel's code can depend on
+// what else its program holds, so compile checks use these groups.
+func KernelModules() [][]string {
+	var ms [][]string
 	for dt := cuda.Float32; dt <= cuda.Complex128; dt++ {
 		for cols := 4; cols <= MaxN; cols += 4 {
-			names = append(names, kernelNames(dt, cols)...)
+			ms = append(ms, kernelNames(dt, cols))
 		}
 	}
-	return names
+	return ms
 }
 
 type kernelKey struct {

@@ -9,6 +9,7 @@ package potrf
 import (
 	_ "embed"
 	"fmt"
+	"slices"
 
 	"github.com/batchlas/batchlas/internal/core"
 	"github.com/batchlas/batchlas/internal/cuda"
@@ -282,10 +283,16 @@ func warpModules() []warpModule {
 
 // WarpKernelNames lists every name expression of warp.cu (warpModules'),
 // for a registry or a compile check.
-func WarpKernelNames() []string {
-	var names []string
-	for _, m := range warpModules() {
-		names = append(names, m.names...)
+func WarpKernelNames() []string { return slices.Concat(WarpKernelModules()...) }
+
+// WarpKernelModules lists warpModules' names, one NVRTC program each as the
+// per-order loaders compile them; a kernel's code can depend on what else
+// its program holds, so compile checks use these groups.
+func WarpKernelModules() [][]string {
+	ms := warpModules()
+	names := make([][]string, len(ms))
+	for i, m := range ms {
+		names[i] = m.names
 	}
 	return names
 }
@@ -305,12 +312,6 @@ func LoadWarpModules(c *cuda.Context) error {
 		}
 	}
 	return cuda.LoadEach(loads...)
-}
-
-// LoadWarpKernels compiles (or finds in the cache) and loads every warp
-// kernel into c, as one module, for `batchlas kernels`.
-func LoadWarpKernels(c *cuda.Context) ([]*cuda.Kernel, error) {
-	return cuda.DefaultJIT().Load(c, WarpSource, WarpKernelNames()...)
 }
 
 type warpKey struct {
