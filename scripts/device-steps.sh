@@ -98,9 +98,10 @@ tune_potrf() {
 }
 
 # tiled_checks runs, by $B's cholblocked.test, cholblocked's tiled and
-# resource tests and racecheck on four of TestPotrfTiled's cases (3xTF32
-# Upper, exact Lower, and both triangles by the 3xTF32 kernel for three
-# blocks a multiprocessor, n = 97), and skips the call's later steps if one fails:
+# resource tests and racecheck on six of TestPotrfTiled's cases (3xTF32
+# Upper, exact Lower, and both triangles by the 3xTF32 kernels for three
+# and for four blocks a multiprocessor, n = 97), and skips the call's later
+# steps if one fails:
 # what a change to chol_tiled must pass before it is timed.
 tiled_checks() {
 	local dir=$PWD/internal/gpu/cholblocked cs=/usr/local/cuda/bin/compute-sanitizer
@@ -112,7 +113,9 @@ tiled_checks() {
 		-test.short -test.v -test.run 'TestPotrfTiled/^float32$/^Lower$/^n=97$'
 	step race-occ3 90 "$dir" $cs --tool racecheck --error-exitcode 9 "$B/cholblocked.test" \
 		-test.short -test.v -test.run 'TestPotrfTiled/^float32$/^3xTF32$/^occ=3$/^(Lower|Upper)$/^n=97$'
-	stop_if_failed tests race-split-U race-exact-L race-occ3
+	step race-occ4 90 "$dir" $cs --tool racecheck --error-exitcode 9 "$B/cholblocked.test" \
+		-test.short -test.v -test.run 'TestPotrfTiled/^float32$/^3xTF32$/^occ=4$/^(Lower|Upper)$/^n=97$'
+	stop_if_failed tests race-split-U race-exact-L race-occ3 race-occ4
 }
 
 # tiled_turns HEAD times the cholesky-gpumode suite's chol_tiled cases and
@@ -133,7 +136,7 @@ tiled_report() {
 	cat "$L/gpu.txt" "$L/stages.txt"
 	grep -H "^rc " "$L"/*.log
 	grep -hE "^(--- FAIL|FAIL|ok|PASS)|panic| [1-9][0-9]* B (local|stack)" "$L/tests.log" | head -12
-	grep -h "SUMMARY\|^ok\|^PASS\|^FAIL\|hazard\|--- PASS: .*n=97" "$L"/race-*.log | tail -14
+	grep -h "SUMMARY\|^ok\|^PASS\|^FAIL\|hazard\|--- PASS: .*n=97" "$L"/race-*.log | tail -18
 	local f
 	for f in "$L"/suite-*.log; do
 		echo "== $f"
