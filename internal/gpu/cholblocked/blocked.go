@@ -150,6 +150,7 @@ import (
 	_ "embed"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/batchlas/batchlas/internal/core"
 	"github.com/batchlas/batchlas/internal/cuda"
@@ -770,13 +771,7 @@ const (
 
 // KernelNames lists every name expression of blocked.cu, for a registry or
 // a compile check.
-func KernelNames() []string {
-	var names []string
-	for _, m := range KernelModules() {
-		names = append(names, m...)
-	}
-	return names
-}
+func KernelNames() []string { return slices.Concat(KernelModules()...) }
 
 // KernelModules lists blocked.cu's names grouped as kernels loads them, one
 // NVRTC program a type and triangle; a kernel's code can depend on what
