@@ -551,8 +551,9 @@ __device__ __forceinline__ void factor_rows(float (*s_a)[33], float (*s_x)[33], 
 
 // factor_quarters is factor_rows with its four steps of 8 columns dealt
 // to the block's four warps and the inverse formed by warp 0 while the
-// later steps run. chol_tiled's Upper 3xTF32 kernel for four blocks a
-// multiprocessor takes it in place of factor_subblocks (session 53).
+// later steps run. chol_tiled's 3xTF32 kernels for four blocks a
+// multiprocessor take it in place of factor_subblocks (Upper since session
+// 53, Lower since session 61).
 //
 // Why. The diagonal factor is most of the chain from one diagonal tile to
 // the next (session 21's stamps, n = 1024 at 4 matrices: about 6.5 of a
@@ -578,8 +579,21 @@ __device__ __forceinline__ void factor_rows(float (*s_a)[33], float (*s_x)[33], 
 // its sums otherwise) 2–16 % faster in the H200's lab, and 1.5–12.5 %
 // through the cholesky-gpumode suite on an H100 (session 53, call 3, two
 // runs each: n = 2048 at 8 matrices 885 → 772 µs, 4096 at 2 1671 → 1466,
-// 8192 at 1 4712 → 4519, 512 at 640 1764 → 1716, 1024 at 60 825 → 813). In
-// the one-block kernels, in factor_rows' place with warp 0 storing tile
+// 8192 at 1 4712 → 4519, 512 at 640 1764 → 1716, 1024 at 60 825 → 813).
+// The Lower kernel took a stack frame with it under CUDA 13 (16 B in
+// session 50; 8 B in session 60, compiled in its own module: warp 0's
+// inverse held the mbarrier parity and an accumulator), so it factored
+// with factor_subblocks until session 61. TIGHT (the Lower kernel's): the
+// inverse bounded as factor_rows' TIGHT and its parity read at each wait;
+// either alone left 8 B. With it no frame, and on an H100 (session 60,
+// call 5, lab/quarters.py, the bits of the one-block kernel, µs,
+// factor_subblocks → factor_quarters) n = 2048 at 2 777.9 → 634.3, at 8
+// 1024.0 → 912.9, 4096 at 2 1938.7 → 1711.7, 512 at 640 1901.0 → 1873.8,
+// 1024 at 60 979.5 → 966.5, 8192 at 1 5895.6 → 5817.2; through Potrf
+// (session 61, call 1, H100, Lower) 1.1–12 % (n = 2048 at 8 1041 → 919.4,
+// 4096 at 2 1955 → 1719). The Upper kernel, which has no frame without
+// it, ran 0.1–1.1 % slower with it, so it takes none. In the one-block
+// kernels, in factor_rows' place with warp 0 storing tile
 // (j, j − 1) first, up to 10 % faster in the lab (n = 256 at 64 matrices)
 // but 1–4 % slower through the suite on the H100 (call 2), so they keep
 // factor_rows.
@@ -603,7 +617,7 @@ __device__ __forceinline__ void quarters_init() { bars_init(quarters_bars, 13, &
 __device__ __forceinline__ void mbar_arrive(int id) { bar_arrive(&quarters_bars[id - 1]); }
 __device__ __forceinline__ void mbar_wait(int id, unsigned parity) { bar_wait(&quarters_bars[id - 1], parity); }
 
-template <int NT>
+template <int NT, bool TIGHT>
 __device__ __forceinline__ void factor_quarters(float (*s_a)[33], float (*s_x)[33], int w, bool inverse, int& fail_out,
                                                 float& dfail_out) {
     constexpr int N = 32, S = 8, P = N / S;
@@ -700,9 +714,11 @@ __device__ __forceinline__ void factor_quarters(float (*s_a)[33], float (*s_x)[3
             // __syncwarp between, bound how far ptxas hoists the reads (as
             // factor_rows' waits; without the __syncwarp chol_tiled's
             // one-block kernels took 8–16 B of stack under NVRTC 12.4).
-            if (k4 > 0 && k4 % S == 0) mbar_wait(B(k4 / S, 0), parity);
+            // With TIGHT the parity is read at each wait (mbar_wait's asm
+            // clobbers memory), not held through the loop.
+            if (k4 > 0 && k4 % S == 0) mbar_wait(B(k4 / S, 0), TIGHT ? quarters_phase & 1 : parity);
             else if (k4 > 0) __syncwarp();
-            inverse_pivots4<false>(s_l, s_rd, s_x, li, k4, acc);
+            inverse_pivots4<TIGHT>(s_l, s_rd, s_x, li, k4, acc);
         }
     }
     __syncthreads();
@@ -1154,8 +1170,8 @@ __global__ void __launch_bounds__(kApplyThreads) chol_apply(T* __restrict__ a, l
 // are most of the work at larger batches, issued an instruction every 5
 // cycles a warp at that occupancy (session 19's ncu). With MIN_BLOCKS = 4
 // (float whole-matrix kernels only) the diagonal tiles are factored by
-// factor_subblocks (factor_quarters in the Upper split one since session
-// 53) and ptxas must fit 128 registers, so that four blocks
+// factor_subblocks (factor_quarters in the split ones: Upper since session
+// 53, Lower since 61) and ptxas must fit 128 registers, so that four blocks
 // fit a multiprocessor (the split kernel's 50 KB of shared memory four
 // times over); the chain from one diagonal tile to the next is longer by
 // the slower factor (15736 cycles against 7679, session 17). They take
@@ -1179,9 +1195,10 @@ __global__ void __launch_bounds__(kApplyThreads) chol_apply(T* __restrict__ a, l
 // n = 4096 at one matrix 1172 / 1730 / 1117, at two 2124 / 1953 / 1597,
 // n = 2048 at 8 1234 / 1033 / 875.5, n = 8192 at one 8026 / 5908 / 5504;
 // but n = 2048 at 2 458.4 / 794.3 / 512.8, n = 1024 at 60 1493 / 982.8 /
-// 1017 (its four-block twin factors with factor_subblocks, slower than
-// Upper's factor_quarters, so three blocks lead Lower at more sizes
-// than Upper). Between the two at the suite's
+// 1017 (its four-block twin factored with factor_subblocks then; with
+// factor_quarters, call 5, the three-block kernel still leads Lower at
+// n = 2048 with 8 matrices, 4096 with 2 and 8192 with one, by 3.7–6.3 %).
+// Between the two at the suite's
 // middle: session 59's stamps (lab/chain4.py, H100) put the four-block
 // kernel's step from one diagonal tile to the next at 11.5–12.1 µs, 6.5 of
 // it factor_quarters, against the one-block kernel's 7.25, whose two blocks
@@ -1712,12 +1729,12 @@ __global__ void __launch_bounds__(NT, MIN_BLOCKS)
     // warps store tile (j, j − 1) during the factor (Deferred store above).
     // factor_rows needs the registers of one block a multiprocessor
     // (Occupancy above), or three with the 3xTF32 products. QUARTERS: the
-    // Upper 3xTF32 kernel for four blocks factors them with factor_quarters
+    // 3xTF32 kernels for four blocks factor them with factor_quarters
     // instead of factor_subblocks.
     static_assert(MIN_BLOCKS == 1 || MIN_BLOCKS == 4 || (MIN_BLOCKS == 3 && SPLIT && !PANEL && sizeof(T) == 4),
                   "Occupancy: the kernels are built for one or four blocks a multiprocessor, the float 3xTF32 ones for three too");
     constexpr bool ROWS = sizeof(T) == 4 && MIN_BLOCKS <= 3;
-    constexpr bool QUARTERS = sizeof(T) == 4 && MIN_BLOCKS == 4 && SPLIT && UPPER;
+    constexpr bool QUARTERS = sizeof(T) == 4 && MIN_BLOCKS == 4 && SPLIT;
     __shared__ T s_a[TS][TS + 1];
     __shared__ T s_b[TS][TS + 1];
     __shared__ T s_c[ROWS ? TS : 1][TS + 1]; // tile (j, j − 1) of a diagonal task
@@ -2071,12 +2088,11 @@ __global__ void __launch_bounds__(NT, MIN_BLOCKS)
                 }
                 factor_rows<NT, SPLIT, MIN_BLOCKS == 3>(s_a, s_b, wj, j + 1 < nt, fail, dfail);
             } else {
-                // factor_quarters in the Upper 3xTF32 kernel for four blocks
-                // a multiprocessor: 1.5–12.5 % faster (factor_quarters'
-                // comment); in the Lower one it took a 16 B stack frame
-                // under CUDA 13 (session 50). The one-block kernels keep
-                // factor_rows (ROWS above).
-                if constexpr (QUARTERS) factor_quarters<NT>(s_a, s_b, wj, j + 1 < nt, fail, dfail);
+                // factor_quarters in the 3xTF32 kernels for four blocks a
+                // multiprocessor: 1.5–18 % faster than factor_subblocks
+                // (factor_quarters' comment), the Lower one with TIGHT. The
+                // one-block kernels keep factor_rows (ROWS above).
+                if constexpr (QUARTERS) factor_quarters<NT, !UPPER>(s_a, s_b, wj, j + 1 < nt, fail, dfail);
                 else factor_subblocks<T, TS, NT>(s_a, s_b, wj, j + 1 < nt, fail, dfail);
             }
             {
