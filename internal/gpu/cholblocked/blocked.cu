@@ -259,8 +259,8 @@ __device__ __forceinline__ void st4(float* p, const float* v) { *reinterpret_cas
 // 1091 → 1076, 256 at 64 78.6 → 76.6; the factors bit for bit as before
 // (the lab, call 1). factor_rows takes it in the 3xTF32 kernels only: the
 // exact one-block kernels then took 8–80 B of local memory (CUDA 13, call
-// 2), and so did the four-block Upper 3xTF32 kernel through
-// factor_quarters.
+// 2). factor_quarters takes it since session 61, with the bounded inverse
+// that kept the four-block Upper kernel from the local memory it took.
 template <int S, bool EAGER = false>
 __device__ __forceinline__ void factor_step_block(float (&d)[S][S], float (&rd)[S], int c0, int w, int& fail, float& dfail) {
 #pragma unroll
@@ -583,20 +583,25 @@ __device__ __forceinline__ void factor_rows(float (*s_a)[33], float (*s_x)[33], 
 // The Lower kernel took a stack frame with it under CUDA 13 (16 B in
 // session 50; 8 B in session 60, compiled in its own module: warp 0's
 // inverse held the mbarrier parity and an accumulator), so it factored
-// with factor_subblocks until session 61. TIGHT (the Lower kernel's): the
+// with factor_subblocks until session 61. The mends, in warp 0's loop: the
 // inverse bounded as factor_rows' TIGHT and its parity read at each wait;
-// either alone left 8 B. With it no frame, and on an H100 (session 60,
+// either alone left 8 B. With them no frame, and on an H100 (session 60,
 // call 5, lab/quarters.py, the bits of the one-block kernel, µs,
 // factor_subblocks → factor_quarters) n = 2048 at 2 777.9 → 634.3, at 8
 // 1024.0 → 912.9, 4096 at 2 1938.7 → 1711.7, 512 at 640 1901.0 → 1873.8,
 // 1024 at 60 979.5 → 966.5, 8192 at 1 5895.6 → 5817.2; through Potrf
 // (session 61, call 1, H100, Lower) 1.1–12 % (n = 2048 at 8 1041 → 919.4,
-// 4096 at 2 1955 → 1719). The Upper kernel, which has no frame without
-// it, ran 0.1–1.1 % slower with it, so it takes none. In the one-block
-// kernels, in factor_rows' place with warp 0 storing tile
+// 4096 at 2 1955 → 1719). The pivots by factor_step_block's EAGER rsqrt:
+// with the mends both kernels have no frame (Upper kept 8 B with EAGER
+// alone), and through Potrf on an H100 (session 61, call 2, the same
+// bits) Lower is 1.2–3.8 % faster (n = 4096 at 2 1729 → 1663 µs, 8192 at
+// 1 5834 → 5710), Upper 1.7–2.6 % at n = 2048 at 8 (773.3 → 760.5) and
+// 4096 at 2 (1454 → 1416) and within 0.4 % at the others (the mends alone
+// had cost Upper 0.1–1.1 %, session 60). In the one-block kernels, in
+// factor_rows' place with warp 0 storing tile
 // (j, j − 1) first, up to 10 % faster in the lab (n = 256 at 64 matrices)
-// but 1–4 % slower through the suite on the H100 (call 2), so they keep
-// factor_rows.
+// but 1–4 % slower through the suite on the H100 (session 53, call 2),
+// so they keep factor_rows.
 //
 // Publishing: step p is published to warp q through an mbarrier of its
 // own, B(p, q) (32 arrivals from warp p, a wait by warp q), so that no warp
@@ -617,7 +622,7 @@ __device__ __forceinline__ void quarters_init() { bars_init(quarters_bars, 13, &
 __device__ __forceinline__ void mbar_arrive(int id) { bar_arrive(&quarters_bars[id - 1]); }
 __device__ __forceinline__ void mbar_wait(int id, unsigned parity) { bar_wait(&quarters_bars[id - 1], parity); }
 
-template <int NT, bool TIGHT>
+template <int NT>
 __device__ __forceinline__ void factor_quarters(float (*s_a)[33], float (*s_x)[33], int w, bool inverse, int& fail_out,
                                                 float& dfail_out) {
     constexpr int N = 32, S = 8, P = N / S;
@@ -665,7 +670,7 @@ __device__ __forceinline__ void factor_quarters(float (*s_a)[33], float (*s_x)[3
             if (k >= 4) ld4(&s_d[q][k][4], &d[k][4]);
         }
         float rd[S];
-        factor_step_block<S>(d, rd, c0, w, fail, dfail);
+        factor_step_block<S, true>(d, rd, c0, w, fail, dfail);
         if (li == 0) {
 #pragma unroll
             for (int t = 0; t < S; ++t) s_rd[c0 + t] = rd[t];
@@ -714,11 +719,12 @@ __device__ __forceinline__ void factor_quarters(float (*s_a)[33], float (*s_x)[3
             // __syncwarp between, bound how far ptxas hoists the reads (as
             // factor_rows' waits; without the __syncwarp chol_tiled's
             // one-block kernels took 8–16 B of stack under NVRTC 12.4).
-            // With TIGHT the parity is read at each wait (mbar_wait's asm
-            // clobbers memory), not held through the loop.
-            if (k4 > 0 && k4 % S == 0) mbar_wait(B(k4 / S, 0), TIGHT ? quarters_phase & 1 : parity);
+            // The parity is read at each wait (mbar_wait's asm clobbers
+            // memory), not held through the loop, and inverse_pivots4 is
+            // bounded (the mends of factor_quarters' comment).
+            if (k4 > 0 && k4 % S == 0) mbar_wait(B(k4 / S, 0), quarters_phase & 1);
             else if (k4 > 0) __syncwarp();
-            inverse_pivots4<TIGHT>(s_l, s_rd, s_x, li, k4, acc);
+            inverse_pivots4<true>(s_l, s_rd, s_x, li, k4, acc);
         }
     }
     __syncthreads();
@@ -2090,9 +2096,9 @@ __global__ void __launch_bounds__(NT, MIN_BLOCKS)
             } else {
                 // factor_quarters in the 3xTF32 kernels for four blocks a
                 // multiprocessor: 1.5–18 % faster than factor_subblocks
-                // (factor_quarters' comment), the Lower one with TIGHT. The
-                // one-block kernels keep factor_rows (ROWS above).
-                if constexpr (QUARTERS) factor_quarters<NT, !UPPER>(s_a, s_b, wj, j + 1 < nt, fail, dfail);
+                // (factor_quarters' comment). The one-block kernels keep
+                // factor_rows (ROWS above).
+                if constexpr (QUARTERS) factor_quarters<NT>(s_a, s_b, wj, j + 1 < nt, fail, dfail);
                 else factor_subblocks<T, TS, NT>(s_a, s_b, wj, j + 1 < nt, fail, dfail);
             }
             {
