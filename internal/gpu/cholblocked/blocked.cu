@@ -1201,10 +1201,11 @@ __global__ void __launch_bounds__(kApplyThreads) chol_apply(T* __restrict__ a, l
 // n = 4096 at one matrix 1172 / 1730 / 1117, at two 2124 / 1953 / 1597,
 // n = 2048 at 8 1234 / 1033 / 875.5, n = 8192 at one 8026 / 5908 / 5504;
 // but n = 2048 at 2 458.4 / 794.3 / 512.8, n = 1024 at 60 1493 / 982.8 /
-// 1017 (its four-block twin factored with factor_subblocks then; with
-// factor_quarters, call 5, the three-block kernel still leads Lower at
-// n = 2048 with 8 matrices, 4096 with 2 and 8192 with one, by 3.7–6.3 %).
-// Between the two at the suite's
+// 1017 (its four-block twin factored with factor_subblocks then; against
+// its factor_quarters, session 60's call 5, the three-block kernel still
+// led Lower at n = 2048 with 8 matrices, 4096 with 2 and 8192 with one, by
+// 3.7–6.3 %, before the eager rsqrt gained the four-block one 1.2–3.8 %
+// in session 61). Between the two at the suite's
 // middle: session 59's stamps (lab/chain4.py, H100) put the four-block
 // kernel's step from one diagonal tile to the next at 11.5–12.1 µs, 6.5 of
 // it factor_quarters, against the one-block kernel's 7.25, whose two blocks

@@ -1,0 +1,228 @@
+# Lab: one block factors one matrix whole in shared memory (chol_one, written here), for the orders where
+# native:cta leads (n = 96, 128: 33–41 µs on the H100, about 8 µs a 32-column step, as chol_tiled's chain, whose
+# step hands each tile over through global memory). chol_one keeps the matrix (its L view: row i of L at
+# s_m[i·LD]) in shared memory and runs per 32 columns: factor_rows on the diagonal tile (L11 and X = L11⁻¹), the
+# panel below as A21·Xᵀ (a thread a row), and the trailing lower tiles by SplitTile's 3xTF32 products; no flags,
+# no tickets, one block a matrix. Against chol_tiled's one-block 3xTF32 kernel (the tree's, launched as PotrfTiled
+# does) in one process, interleaved, L2 evicted, the median of REPS; every result checked (info, residual under
+# 20 n·eps); a matrix made indefinite at column 71 must report info 71 (chol_one leaves the rest of a failing
+# matrix as its steps left it: a lab, not potf2's contract).
+#
+# Usage, from the repository root: python3 bench/results/h200/session61/lab/one.py
+# Env: CASES ("128x64,128x256,128x1024,96x256,100x256"); Upper also times chol_one with cp.async copies (one-vec), REPS (7), UPLO (U), COMPILE_ONLY=1.
+import os, sys
+
+sys.path.insert(0, "bench/lab")
+import tiledlab as tl
+
+ONE = r'''
+// chol_one (lab): one block of 128 threads factors matrix blockIdx.x, of order n ≤ NPAD, whole in shared memory.
+template <int NPAD, bool UPPER, bool VEC>
+__global__ void __launch_bounds__(128) chol_one(float* __restrict__ a, long long lda, long long stride, int n, int count,
+                                                int* __restrict__ info) {
+    constexpr int LD = NPAD + 4; // rows 16-byte aligned; a row a thread reads as float4 without conflicts
+    using Rows = float (*)[LD];
+    extern __shared__ __align__(16) float s_m[]; // s_m[i·LD + j] = L's view: A(i, j) Lower, A(j, i) Upper, i ≥ j
+    __shared__ float s_a[32][33];
+    __shared__ float s_x[32][33];
+    const int tid = threadIdx.x, m = blockIdx.x;
+    if (m >= count) return;
+    float* am = a + (long long)m * stride;
+    if (tid == 0) rows_init();
+    const int np = (n + 31) / 32, nr = 32 * np;
+    if constexpr (UPPER && VEC) {
+        // Row i of the L view is column i of A: 16-byte copies by cp.async, all in flight at once; rows and
+        // columns past n read nothing (zeros), and the padding rows' pivots are set to 1 after (n % 4 == 0,
+        // lda % 4 == 0: the lab's cases).
+        const int q = nr / 4;
+#pragma unroll 4
+        for (int e = tid; e < nr * q; e += 128) {
+            const int i = e / q, j = 4 * (e % q);
+            const bool in = i < n && j < n && j <= i;
+            cp_async16(&s_m[i * LD + j], in ? am + j + (long long)i * lda : am, in);
+        }
+        commit_async();
+        wait_async<0>();
+        __syncthreads();
+        for (int i = n + tid; i < nr; i += 128) s_m[i * LD + i] = 1.0f;
+    } else {
+        for (int e = tid; e < nr * nr; e += 128) {
+            const int fast = e % nr, slow = e / nr; // consecutive threads read consecutive addresses
+            const int i = UPPER ? slow : fast, j = UPPER ? fast : slow;
+            if (i < j) continue;
+            float v = i == j ? 1.0f : 0.0f; // padding: the identity
+            if (i < n) v = UPPER ? am[j + (long long)i * lda] : am[i + (long long)j * lda];
+            s_m[i * LD + j] = v;
+        }
+    }
+    __syncthreads();
+    int fail = 0;
+    for (int p = 0; p < np; ++p) {
+        const int j0 = 32 * p;
+        for (int e = tid; e < 1024; e += 128) {
+            const int r = e / 32, c = e % 32;
+            s_a[r][c] = c <= r ? s_m[(j0 + r) * LD + j0 + c] : 0.0f;
+        }
+        __syncthreads();
+        int f;
+        float df;
+        factor_rows<128, true, false>(s_a, s_x, min(32, n - j0), p + 1 < np, f, df);
+        for (int e = tid; e < 1024; e += 128) {
+            const int r = e / 32, c = e % 32;
+            if (c <= r) s_m[(j0 + r) * LD + j0 + c] = s_a[r][c];
+        }
+        if (f != 0) fail = j0 + f;
+        if (f != 0 || p + 1 == np) break; // f is the block's
+        const int i = j0 + 32 + tid;
+        if (i < nr) {
+            float* row = &s_m[i * LD + j0];
+            float v[32], l[32];
+#pragma unroll
+            for (int k = 0; k < 32; k += 4) ld4(row + k, &v[k]);
+#pragma unroll
+            for (int c = 0; c < 32; ++c) {
+                float s = 0.0f;
+#pragma unroll
+                for (int k = 0; k <= c; ++k) s = fmaf(v[k], s_x[c][k], s);
+                l[c] = s;
+            }
+#pragma unroll
+            for (int k = 0; k < 32; k += 4) st4(row + k, &l[k]);
+        }
+        __syncthreads();
+        const int mt = np - p - 1;
+        for (int bi = 0; bi < mt; ++bi)
+            for (int bj = 0; bj <= bi; ++bj) {
+                const int r0 = j0 + 32 + 32 * bi, c0 = j0 + 32 + 32 * bj;
+                Rows c = reinterpret_cast<Rows>(&s_m[r0 * LD + c0]);
+                SplitTile t;
+                t.from(c);
+                t.template mul<true>(reinterpret_cast<const float (*)[LD]>(&s_m[r0 * LD + j0]),
+                                     reinterpret_cast<const float (*)[LD]>(&s_m[c0 * LD + j0]));
+                t.to(c);
+            }
+        __syncthreads();
+    }
+    __syncthreads();
+    if constexpr (UPPER && VEC) {
+        const int q = nr / 4;
+#pragma unroll 4
+        for (int e = tid; e < nr * q; e += 128) {
+            const int i = e / q, j = 4 * (e % q);
+            if (i >= n || j > i) continue;
+            float v[4];
+            ld4(&s_m[i * LD + j], v);
+            float* dst = am + j + (long long)i * lda;
+            if (j + 3 <= i) st4(dst, v);
+            else
+#pragma unroll
+                for (int k = 0; k < 4; ++k)
+                    if (j + k <= i) dst[k] = v[k];
+        }
+    } else {
+        for (int e = tid; e < nr * nr; e += 128) {
+            const int fast = e % nr, slow = e / nr;
+            const int i = UPPER ? slow : fast, j = UPPER ? fast : slow;
+            if (i < j || i >= n) continue;
+            const float v = s_m[i * LD + j];
+            if (UPPER) am[j + (long long)i * lda] = v;
+            else am[i + (long long)j * lda] = v;
+        }
+    }
+    if (tid == 0) info[m] = fail;
+}
+'''
+
+uplo = os.environ.get("UPLO", "U")
+U = "true" if uplo == "U" else "false"
+tree = open("internal/gpu/cholblocked/blocked.cu").read()
+one_names = {(np_, v): f"chol_one<{np_}, {U}, {v}>" for np_ in (96, 128) for v in ("false", "true")}
+tiled = tl.one_block_split(uplo)[(uplo, 1)]
+kernels = {(uplo, 1): tiled, **{("one", *k): e for k, e in one_names.items()}}
+os.environ.setdefault("CUBINS", "/tmp/one61")
+os.makedirs(os.environ["CUBINS"], exist_ok=True)
+results = tl.build({"one": tree + ONE}, kernels)
+for e in one_names.values():
+    r, l, f = results[0][2][e]
+    print(f"   {e}: {r} regs, local {l} B, frame {f} B")
+if os.environ.get("COMPILE_ONLY") == "1":
+    sys.exit(0)
+
+import cupy as cp
+import numpy as np
+
+name, path, info, low, msg = results[0]
+mod = cp.RawModule(path=path)
+by = {v: k for k, v in low.items()}
+f_tiled = mod.get_function(by[tiled])
+f_tiled.max_dynamic_shared_size_bytes = tl.split_shared_bytes(1)
+f_one = {}
+for (np_, v), e in one_names.items():
+    f_one[(np_, v)] = mod.get_function(by[e])
+    f_one[(np_, v)].max_dynamic_shared_size_bytes = np_ * (np_ + 4) * 4
+
+sms = cp.cuda.Device().attributes["MultiProcessorCount"]
+flush = cp.empty(256 << 20, cp.uint8)
+
+
+def launch_one(c, np_, v="false"):
+    n = c.n
+    f_one[(np_, v)]((c.count,), (128,), (c.a, np.int64(n), np.int64(n * n), np.int32(n), np.int32(c.count), c.info),
+               shared_mem=np_ * (np_ + 4) * 4)
+
+
+def launch_tiled(c):
+    f_tiled((min(2 * sms, c.tiles),), (128,), c.args(), shared_mem=tl.split_shared_bytes(1))
+
+
+bad = 0
+reps = int(os.environ.get("REPS", "7"))
+print(f"{uplo}: µs, the median of {reps} interleaved repetitions, L2 evicted; residual ‖LLᵀ − A‖₁/(‖A‖₁·n·eps)")
+print(f"{'case':>9} {'tiled':>8} {'one':>8} {'one-vec':>8} {'vec/tiled':>9}   residuals")
+for spec in os.environ.get("CASES", "128x64,128x256,128x1024,96x256,100x256").split(","):
+    n, count = map(int, spec.split("x"))
+    np_ = 96 if n <= 96 else 128
+    c = tl.Case(n, count, uplo)
+    arms = {"tiled": lambda: launch_tiled(c), "one": lambda: launch_one(c, np_)}
+    if uplo == "U":
+        arms["one-vec"] = lambda: launch_one(c, np_, "true")
+    ts = {a: [] for a in arms}
+    res = {}
+    for r in range(reps + 1):
+        for a, go in arms.items():
+            flush.fill(r)
+            c.reset()
+            e0, e1 = cp.cuda.Event(), cp.cuda.Event()
+            e0.record()
+            go()
+            e1.record()
+            e1.synchronize()
+            if r > 0:
+                ts[a].append(cp.cuda.get_elapsed_time(e0, e1) * 1000)
+            if r == reps:
+                res[a] = c.check()
+    for a, (inf, resid) in res.items():
+        if inf != 0 or resid >= 20:
+            bad += 1
+            print(f"{spec} {a}: BAD (info {inf}, residual {resid:.3f})")
+    med = {a: float(np.median(t)) for a, t in ts.items()}
+    mv = med.get("one-vec", float("nan"))
+    print(f"{spec:>9} {med['tiled']:8.2f} {med['one']:8.2f} {mv:8.2f} {mv / med['tiled']:9.3f}   "
+          + ", ".join(f"{a} {res[a][1]:.3f}" for a in arms), flush=True)
+
+# A failing matrix: the diagonal entry of column 71 made −1 in the second of four copies of n = 128.
+c = tl.Case(128, 4, uplo)
+A = c.A0.reshape(4, 128 * 128).copy()
+A[1, 70 + 70 * 128] = -1.0
+c.A0 = A.ravel()
+c.reset()
+for v in (("false", "true") if uplo == "U" else ("false",)):
+    c.reset()
+    launch_one(c, 128, v)
+    cp.cuda.Device().synchronize()
+    got = c.info.get().tolist()
+    print(f"failing matrix, vec {v}: info {got} (want [0, 71, 0, 0])")
+    if got != [0, 71, 0, 0]:
+        bad += 1
+print("every result checked" if bad == 0 else f"{bad} BAD")
+sys.exit(1 if bad else 0)
