@@ -1,15 +1,21 @@
 # Lab: one block factors one matrix whole in shared memory (chol_one, written here), for the orders where
-# native:cta leads (n = 96, 128: 33–41 µs on the H100, about 8 µs a 32-column step, as chol_tiled's chain, whose
+# native:cta leads (n = 96, 128: 25–41 µs on the H100, about 8 µs a 32-column step, as chol_tiled's chain, whose
 # step hands each tile over through global memory). chol_one keeps the matrix (its L view: row i of L at
 # s_m[i·LD]) in shared memory and runs per 32 columns: factor_rows on the diagonal tile (L11 and X = L11⁻¹), the
 # panel below as A21·Xᵀ (a thread a row), and the trailing lower tiles by SplitTile's 3xTF32 products; no flags,
-# no tickets, one block a matrix. Against chol_tiled's one-block 3xTF32 kernel (the tree's, launched as PotrfTiled
-# does) in one process, interleaved, L2 evicted, the median of REPS; every result checked (info, residual under
-# 20 n·eps); a matrix made indefinite at column 71 must report info 71 (chol_one leaves the rest of a failing
-# matrix as its steps left it: a lab, not potf2's contract).
+# no tickets, one block a matrix. Arms, in one process, interleaved, L2 evicted, the median of REPS:
+#   cta      native:cta's kernel (potrf/cta.go's source and launch, 16-byte Upper copies where aligned);
+#   tiled    chol_tiled's one-block 3xTF32 kernel, launched as PotrfTiled does;
+#   one      chol_one copying a float at a time (call 4's: each thread's loads one round trip after another);
+#   one-vec  chol_one copying in by cp.async, every copy in flight at once (16 bytes Upper, 4 bytes Lower);
+#   io       one-vec's copies in and out alone, no factor (the floor of the copies; not checked).
+# Every other result checked: info 0 and residual under 20 n·eps; a matrix made indefinite at column 71 must report
+# info 71 (chol_one leaves the rest of a failing matrix as its steps left it: a lab, not potf2's contract).
+# Call 4 ran the first form (one and tiled only); call 5, which would have run this one, found too little device
+# time left.
 #
 # Usage, from the repository root: python3 bench/results/h200/session61/lab/one.py
-# Env: CASES ("128x64,128x256,128x1024,96x256,100x256"); Upper also times chol_one with cp.async copies (one-vec), REPS (7), UPLO (U), COMPILE_ONLY=1.
+# Env: CASES ("128x64,128x256,128x1024,96x256,96x1024,112x256"), REPS (7), UPLO (U), COMPILE_ONLY=1. n % 4 == 0.
 import os, sys
 
 sys.path.insert(0, "bench/lab")
@@ -17,7 +23,7 @@ import tiledlab as tl
 
 ONE = r'''
 // chol_one (lab): one block of 128 threads factors matrix blockIdx.x, of order n ≤ NPAD, whole in shared memory.
-template <int NPAD, bool UPPER, bool VEC>
+template <int NPAD, bool UPPER, bool VEC, bool IO_ONLY = false>
 __global__ void __launch_bounds__(128) chol_one(float* __restrict__ a, long long lda, long long stride, int n, int count,
                                                 int* __restrict__ info) {
     constexpr int LD = NPAD + 4; // rows 16-byte aligned; a row a thread reads as float4 without conflicts
@@ -45,6 +51,19 @@ __global__ void __launch_bounds__(128) chol_one(float* __restrict__ a, long long
         wait_async<0>();
         __syncthreads();
         for (int i = n + tid; i < nr; i += 128) s_m[i * LD + i] = 1.0f;
+    } else if constexpr (VEC) {
+        // Lower: row i of the L view is row i of A, strided: 4-byte copies by cp.async, consecutive threads on
+        // consecutive rows of a column (coalesced), all in flight at once.
+#pragma unroll 8
+        for (int e = tid; e < nr * nr; e += 128) {
+            const int i = e % nr, j = e / nr;
+            const bool in = i < n && j <= i;
+            cp_async4(&s_m[i * LD + j], in ? am + i + (long long)j * lda : am, in);
+        }
+        commit_async();
+        wait_async<0>();
+        __syncthreads();
+        for (int i = n + tid; i < nr; i += 128) s_m[i * LD + i] = 1.0f;
     } else {
         for (int e = tid; e < nr * nr; e += 128) {
             const int fast = e % nr, slow = e / nr; // consecutive threads read consecutive addresses
@@ -57,7 +76,7 @@ __global__ void __launch_bounds__(128) chol_one(float* __restrict__ a, long long
     }
     __syncthreads();
     int fail = 0;
-    for (int p = 0; p < np; ++p) {
+    for (int p = 0; p < (IO_ONLY ? 0 : np); ++p) {
         const int j0 = 32 * p;
         for (int e = tid; e < 1024; e += 128) {
             const int r = e / 32, c = e % 32;
@@ -137,6 +156,7 @@ uplo = os.environ.get("UPLO", "U")
 U = "true" if uplo == "U" else "false"
 tree = open("internal/gpu/cholblocked/blocked.cu").read()
 one_names = {(np_, v): f"chol_one<{np_}, {U}, {v}>" for np_ in (96, 128) for v in ("false", "true")}
+one_names.update({(np_, "io"): f"chol_one<{np_}, {U}, true, true>" for np_ in (96, 128)})
 tiled = tl.one_block_split(uplo)[(uplo, 1)]
 kernels = {(uplo, 1): tiled, **{("one", *k): e for k, e in one_names.items()}}
 os.environ.setdefault("CUBINS", "/tmp/one61")
@@ -145,6 +165,44 @@ results = tl.build({"one": tree + ONE}, kernels)
 for e in one_names.values():
     r, l, f = results[0][2][e]
     print(f"   {e}: {r} regs, local {l} B, frame {f} B")
+
+
+def compile_cta(names):
+    """native:cta's kernels (potrf/cta.go's CTASource: the scalar prelude, potrf.cu, sweeps.cu, cta.cu) in one
+    program of names, as the engine's module of a bucket holds both triangles; (cubin path, {name: lowered})."""
+    import ctypes
+    nv = ctypes.CDLL(os.environ.get("NVRTC", "/usr/local/cuda/lib64/libnvrtc.so"))
+    parts = [("", "internal/gpu/scalar/scalar.cuh"), ("potrf.cu", "internal/gpu/potrf/potrf.cu"),
+             ("sweeps.cu", "internal/gpu/potrf/sweeps.cu"), ("cta.cu", "internal/gpu/potrf/cta.cu")]
+    src = "".join((f'\n#line 1 "{tag}"\n' if tag else "") + open(path).read() for tag, path in parts)
+    prog = ctypes.c_void_p()
+    nv.nvrtcCreateProgram(ctypes.byref(prog), src.encode(), b"cta.cu", 0, None, None)
+    for k in names:
+        nv.nvrtcAddNameExpression(prog, k.encode())
+    opts = [b"--gpu-architecture=sm_90", b"-std=c++17"]
+    if nv.nvrtcCompileProgram(prog, len(opts), (ctypes.c_char_p * len(opts))(*opts)) != 0:
+        size = ctypes.c_size_t()
+        nv.nvrtcGetProgramLogSize(prog, ctypes.byref(size))
+        log = ctypes.create_string_buffer(size.value)
+        nv.nvrtcGetProgramLog(prog, log)
+        raise RuntimeError(log.value.decode()[-4000:])
+    size = ctypes.c_size_t()
+    nv.nvrtcGetCUBINSize(prog, ctypes.byref(size))
+    buf = ctypes.create_string_buffer(size.value)
+    nv.nvrtcGetCUBIN(prog, buf)
+    path = f"{os.environ['CUBINS']}/one61-cta.cubin"
+    open(path, "wb").write(buf.raw)
+    low = {}
+    for k in names:
+        q = ctypes.c_char_p()
+        nv.nvrtcGetLoweredName(prog, k.encode(), ctypes.byref(q))
+        low[k] = q.value.decode()
+    return path, low
+
+
+cta_names = {np_: [f"potrf_cta<float, {np_}, 16, false>", f"potrf_cta<float, {np_}, 16, true>"] for np_ in (96, 128)}
+cta = {np_: compile_cta(names) for np_, names in cta_names.items()}
+print("native:cta's kernels compiled")
 if os.environ.get("COMPILE_ONLY") == "1":
     sys.exit(0)
 
@@ -157,9 +215,13 @@ by = {v: k for k, v in low.items()}
 f_tiled = mod.get_function(by[tiled])
 f_tiled.max_dynamic_shared_size_bytes = tl.split_shared_bytes(1)
 f_one = {}
-for (np_, v), e in one_names.items():
-    f_one[(np_, v)] = mod.get_function(by[e])
-    f_one[(np_, v)].max_dynamic_shared_size_bytes = np_ * (np_ + 4) * 4
+for key, e in one_names.items():
+    f_one[key] = mod.get_function(by[e])
+    f_one[key].max_dynamic_shared_size_bytes = key[0] * (key[0] + 4) * 4
+f_cta = {}
+for np_, (cpath, clow) in cta.items():
+    f_cta[np_] = cp.RawModule(path=cpath).get_function(clow[cta_names[np_][1 if uplo == "U" else 0]])
+    f_cta[np_].max_dynamic_shared_size_bytes = 16 * ((np_ // 16) * np_ - 16 * ((np_ // 16) * (np_ // 16 - 1) // 2)) * 4
 
 sms = cp.cuda.Device().attributes["MultiProcessorCount"]
 flush = cp.empty(256 << 20, cp.uint8)
@@ -168,7 +230,16 @@ flush = cp.empty(256 << 20, cp.uint8)
 def launch_one(c, np_, v="false"):
     n = c.n
     f_one[(np_, v)]((c.count,), (128,), (c.a, np.int64(n), np.int64(n * n), np.int32(n), np.int32(c.count), c.info),
-               shared_mem=np_ * (np_ + 4) * 4)
+                    shared_mem=np_ * (np_ + 4) * 4)
+
+
+def launch_cta(c, np_):
+    # cta.go's ctaLaunch: a block of np threads a matrix, the trapezoid of 16-column panels; vec (16-byte Upper
+    # copies) where cta.go's upperVectors allows them: the lab's matrices are n×n, n % 4 == 0, 256-byte aligned.
+    n = c.n
+    vec = 1 if uplo == "U" and n % 4 == 0 else 0
+    f_cta[np_]((c.count,), (np_,), (c.a, np.int64(n), np.int64(n * n), np.int32(n), c.info, np.int32(vec)),
+               shared_mem=f_cta[np_].max_dynamic_shared_size_bytes)
 
 
 def launch_tiled(c):
@@ -177,15 +248,16 @@ def launch_tiled(c):
 
 bad = 0
 reps = int(os.environ.get("REPS", "7"))
-print(f"{uplo}: µs, the median of {reps} interleaved repetitions, L2 evicted; residual ‖LLᵀ − A‖₁/(‖A‖₁·n·eps)")
-print(f"{'case':>9} {'tiled':>8} {'one':>8} {'one-vec':>8} {'vec/tiled':>9}   residuals")
-for spec in os.environ.get("CASES", "128x64,128x256,128x1024,96x256,100x256").split(","):
+arm_names = ["cta", "tiled", "one", "one-vec", "io"]
+print(f"{uplo}: µs, the median of {reps} interleaved repetitions, L2 evicted; residual ‖LLᵀ − A‖₁/(‖A‖₁·n·eps); io: "
+      "chol_one's copies alone (no factor, not checked)")
+print(f"{'case':>9} " + " ".join(f"{a:>8}" for a in arm_names) + f" {'vec/cta':>8}   residuals")
+for spec in os.environ.get("CASES", "128x64,128x256,128x1024,96x256,96x1024,112x256").split(","):
     n, count = map(int, spec.split("x"))
     np_ = 96 if n <= 96 else 128
     c = tl.Case(n, count, uplo)
-    arms = {"tiled": lambda: launch_tiled(c), "one": lambda: launch_one(c, np_)}
-    if uplo == "U":
-        arms["one-vec"] = lambda: launch_one(c, np_, "true")
+    arms = {"cta": lambda: launch_cta(c, np_), "tiled": lambda: launch_tiled(c), "one": lambda: launch_one(c, np_),
+            "one-vec": lambda: launch_one(c, np_, "true"), "io": lambda: launch_one(c, np_, "io")}
     ts = {a: [] for a in arms}
     res = {}
     for r in range(reps + 1):
@@ -199,24 +271,22 @@ for spec in os.environ.get("CASES", "128x64,128x256,128x1024,96x256,100x256").sp
             e1.synchronize()
             if r > 0:
                 ts[a].append(cp.cuda.get_elapsed_time(e0, e1) * 1000)
-            if r == reps:
+            if r == reps and a != "io":
                 res[a] = c.check()
     for a, (inf, resid) in res.items():
         if inf != 0 or resid >= 20:
             bad += 1
             print(f"{spec} {a}: BAD (info {inf}, residual {resid:.3f})")
     med = {a: float(np.median(t)) for a, t in ts.items()}
-    mv = med.get("one-vec", float("nan"))
-    print(f"{spec:>9} {med['tiled']:8.2f} {med['one']:8.2f} {mv:8.2f} {mv / med['tiled']:9.3f}   "
-          + ", ".join(f"{a} {res[a][1]:.3f}" for a in arms), flush=True)
+    print(f"{spec:>9} " + " ".join(f"{med[a]:8.2f}" for a in arm_names) + f" {med['one-vec'] / med['cta']:8.3f}   "
+          + ", ".join(f"{a} {res[a][1]:.3f}" for a in res), flush=True)
 
 # A failing matrix: the diagonal entry of column 71 made −1 in the second of four copies of n = 128.
 c = tl.Case(128, 4, uplo)
 A = c.A0.reshape(4, 128 * 128).copy()
 A[1, 70 + 70 * 128] = -1.0
 c.A0 = A.ravel()
-c.reset()
-for v in (("false", "true") if uplo == "U" else ("false",)):
+for v in ("false", "true"):
     c.reset()
     launch_one(c, 128, v)
     cp.cuda.Device().synchronize()
