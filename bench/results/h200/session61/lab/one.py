@@ -165,46 +165,8 @@ results = tl.build({"one": tree + ONE}, kernels)
 for e in one_names.values():
     r, l, f = results[0][2][e]
     print(f"   {e}: {r} regs, local {l} B, frame {f} B")
-
-
-def compile_cta(names):
-    """native:cta's kernels (potrf/cta.go's CTASource: the scalar prelude, potrf.cu, sweeps.cu, cta.cu) in one
-    program of names, as the engine's module of a bucket holds both triangles; (cubin path, {name: lowered})."""
-    import ctypes
-    nv = ctypes.CDLL(os.environ.get("NVRTC", "/usr/local/cuda/lib64/libnvrtc.so"))
-    parts = [("", "internal/gpu/scalar/scalar.cuh"), ("potrf.cu", "internal/gpu/potrf/potrf.cu"),
-             ("sweeps.cu", "internal/gpu/potrf/sweeps.cu"), ("cta.cu", "internal/gpu/potrf/cta.cu")]
-    src = "".join((f'\n#line 1 "{tag}"\n' if tag else "") + open(path).read() for tag, path in parts)
-    prog = ctypes.c_void_p()
-    nv.nvrtcCreateProgram(ctypes.byref(prog), src.encode(), b"cta.cu", 0, None, None)
-    for k in names:
-        nv.nvrtcAddNameExpression(prog, k.encode())
-    opts = [b"--gpu-architecture=sm_90", b"-std=c++17"]
-    if nv.nvrtcCompileProgram(prog, len(opts), (ctypes.c_char_p * len(opts))(*opts)) != 0:
-        size = ctypes.c_size_t()
-        nv.nvrtcGetProgramLogSize(prog, ctypes.byref(size))
-        log = ctypes.create_string_buffer(size.value)
-        nv.nvrtcGetProgramLog(prog, log)
-        raise RuntimeError(log.value.decode()[-4000:])
-    size = ctypes.c_size_t()
-    nv.nvrtcGetCUBINSize(prog, ctypes.byref(size))
-    buf = ctypes.create_string_buffer(size.value)
-    nv.nvrtcGetCUBIN(prog, buf)
-    path = f"{os.environ['CUBINS']}/one61-cta.cubin"
-    open(path, "wb").write(buf.raw)
-    low = {}
-    for k in names:
-        q = ctypes.c_char_p()
-        nv.nvrtcGetLoweredName(prog, k.encode(), ctypes.byref(q))
-        low[k] = q.value.decode()
-    return path, low
-
-
-cta_names = {np_: [f"potrf_cta<float, {np_}, 16, false>", f"potrf_cta<float, {np_}, 16, true>"] for np_ in (96, 128)}
-cta = {np_: compile_cta(names) for np_, names in cta_names.items()}
-print("native:cta's kernels compiled")
 if os.environ.get("COMPILE_ONLY") == "1":
-    sys.exit(0)
+    sys.exit(0)  # native:cta's kernels compile through warplab, which needs the GPU machine's cupy
 
 import cupy as cp
 import numpy as np
@@ -218,9 +180,15 @@ f_one = {}
 for key, e in one_names.items():
     f_one[key] = mod.get_function(by[e])
     f_one[key].max_dynamic_shared_size_bytes = key[0] * (key[0] + 4) * 4
+# native:cta's kernels as session 46's lab/cta.py builds them: warplab's prelude (the scalar prelude, potrf.cu,
+# sweeps.cu) and cta.cu, potrf/cta.go's CTASource; one program for both buckets' kernels of this triangle.
+import warplab as wl
+
+cta_names = {np_: f"potrf_cta<float, {np_}, 16, {U}>" for np_ in (96, 128)}
+K = wl.build({"cta": '\n#line 1 "cta.cu"\n' + wl.read("internal/gpu/potrf/cta.cu")}, {"cta": list(cta_names.values())})
 f_cta = {}
-for np_, (cpath, clow) in cta.items():
-    f_cta[np_] = cp.RawModule(path=cpath).get_function(clow[cta_names[np_][1 if uplo == "U" else 0]])
+for np_, e in cta_names.items():
+    f_cta[np_] = K.fn[("cta", e)]
     f_cta[np_].max_dynamic_shared_size_bytes = 16 * ((np_ // 16) * np_ - 16 * ((np_ // 16) * (np_ // 16 - 1) // 2)) * 4
 
 sms = cp.cuda.Device().attributes["MultiProcessorCount"]
