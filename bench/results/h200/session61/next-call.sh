@@ -5,7 +5,8 @@
 #     copies by cp.async against native:cta's kernel, chol_tiled's one-block 3xTF32 kernel and call 4's chol_one, at
 #     n = 96, 112, 128. Call 4's chol_one lost to native:cta by 1.1–2.3×, but its SASS (compiled here) has each
 #     thread's load of the matrix as LDG then STS, one round trip after another, 128 of them at n = 128; the io arm
-#     gives the copies' floor. If one-vec beats cta, chol_one becomes a candidate (a kernel of its own module,
+#     gives the copies' floor, one-la adds look-ahead (the next diagonal tile updated first, the rest of the trailing
+#     tiles by warps 2 and 3 while warps 0 and 1 factor). If one-vec or one-la beats cta, chol_one becomes a candidate (a kernel of its own module,
 #     potf2's failure contract in its stores, tests against the oracle at n = 65…128 and lda > n).
 #  2. On an H200 only (none lent in sessions 57 to 61): the cholesky-gpumode suite whole (the H200's last: session
 #     55's 602.5 µs), then float32 rows, both triangles, n = 4096, 2048, 8192 (the three-block candidate enters the

@@ -8,6 +8,8 @@
 #   tiled    chol_tiled's one-block 3xTF32 kernel, launched as PotrfTiled does;
 #   one      chol_one copying a float at a time (call 4's: each thread's loads one round trip after another);
 #   one-vec  chol_one copying in by cp.async, every copy in flight at once (16 bytes Upper, 4 bytes Lower);
+#   one-la   one-vec with look-ahead: each step updates the next diagonal tile first, and warps 2 and 3 update the
+#            rest of the trailing tiles while warps 0 and 1 factor it (factor_rows leaves them idle until its end);
 #   io       one-vec's copies in and out alone, no factor (the floor of the copies; not checked).
 # Every other result checked: info 0 and residual under 20 n·eps; a matrix made indefinite at column 71 must report
 # info 71 (chol_one leaves the rest of a failing matrix as its steps left it: a lab, not potf2's contract).
@@ -23,7 +25,7 @@ import tiledlab as tl
 
 ONE = r'''
 // chol_one (lab): one block of 128 threads factors matrix blockIdx.x, of order n ≤ NPAD, whole in shared memory.
-template <int NPAD, bool UPPER, bool VEC, bool IO_ONLY = false>
+template <int NPAD, bool UPPER, bool VEC, bool IO_ONLY = false, bool LA = false>
 __global__ void __launch_bounds__(128) chol_one(float* __restrict__ a, long long lda, long long stride, int n, int count,
                                                 int* __restrict__ info) {
     constexpr int LD = NPAD + 4; // rows 16-byte aligned; a row a thread reads as float4 without conflicts
@@ -75,14 +77,40 @@ __global__ void __launch_bounds__(128) chol_one(float* __restrict__ a, long long
         }
     }
     __syncthreads();
-    int fail = 0;
-    for (int p = 0; p < (IO_ONLY ? 0 : np); ++p) {
-        const int j0 = 32 * p;
+    // tile_update: C −= P·Qᵀ for the trailing tile (r0, c0) of step j0 (P, Q: rows r0, c0 of the panel's columns).
+    // With all four warps, SplitTile's mapping; with warps 2 and 3 alone (half), which SplitTile gives the tile's
+    // rows 16…31, twice: the tile and P seen 16 rows up first, so that those rows are the tile's rows 0…15.
+    auto tile_update = [&](int r0, int c0, int j0, bool half) {
+        for (int shift = half ? 16 : 0; shift >= 0; shift -= 16) {
+            Rows c = reinterpret_cast<Rows>(&s_m[(r0 - shift) * LD + c0]);
+            SplitTile t;
+            t.from(c);
+            t.template mul<true>(reinterpret_cast<const float (*)[LD]>(&s_m[(r0 - shift) * LD + j0]),
+                                 reinterpret_cast<const float (*)[LD]>(&s_m[c0 * LD + j0]));
+            t.to(c);
+        }
+    };
+    auto diag_to_s_a = [&](int j0) {
         for (int e = tid; e < 1024; e += 128) {
             const int r = e / 32, c = e % 32;
             s_a[r][c] = c <= r ? s_m[(j0 + r) * LD + j0 + c] : 0.0f;
         }
-        __syncthreads();
+    };
+    int fail = 0;
+    for (int p = 0; p < (IO_ONLY ? 0 : np); ++p) {
+        const int j0 = 32 * p;
+        if (!LA || p == 0) {
+            diag_to_s_a(j0);
+            __syncthreads();
+        }
+        if (LA && p > 0 && tid >= 64) {
+            // LA: the previous step's trailing tiles but the diagonal one (done), by warps 2 and 3 while warps 0
+            // and 1 factor (factor_rows leaves warps 2 and 3 idle until its last barrier).
+            const int jp = j0 - 32, mt = np - p;
+            for (int bi = 0; bi < mt; ++bi)
+                for (int bj = 0; bj <= bi; ++bj)
+                    if (bi > 0) tile_update(jp + 32 + 32 * bi, jp + 32 + 32 * bj, jp, true);
+        }
         int f;
         float df;
         factor_rows<128, true, false>(s_a, s_x, min(32, n - j0), p + 1 < np, f, df);
@@ -109,18 +137,18 @@ __global__ void __launch_bounds__(128) chol_one(float* __restrict__ a, long long
             for (int k = 0; k < 32; k += 4) st4(row + k, &l[k]);
         }
         __syncthreads();
-        const int mt = np - p - 1;
-        for (int bi = 0; bi < mt; ++bi)
-            for (int bj = 0; bj <= bi; ++bj) {
-                const int r0 = j0 + 32 + 32 * bi, c0 = j0 + 32 + 32 * bj;
-                Rows c = reinterpret_cast<Rows>(&s_m[r0 * LD + c0]);
-                SplitTile t;
-                t.from(c);
-                t.template mul<true>(reinterpret_cast<const float (*)[LD]>(&s_m[r0 * LD + j0]),
-                                     reinterpret_cast<const float (*)[LD]>(&s_m[c0 * LD + j0]));
-                t.to(c);
-            }
-        __syncthreads();
+        if constexpr (LA) {
+            // The next diagonal tile first, by every warp, then to s_a for the next step's factor.
+            tile_update(j0 + 32, j0 + 32, j0, false);
+            __syncthreads();
+            diag_to_s_a(j0 + 32);
+            __syncthreads();
+        } else {
+            const int mt = np - p - 1;
+            for (int bi = 0; bi < mt; ++bi)
+                for (int bj = 0; bj <= bi; ++bj) tile_update(j0 + 32 + 32 * bi, j0 + 32 + 32 * bj, j0, false);
+            __syncthreads();
+        }
     }
     __syncthreads();
     if constexpr (UPPER && VEC) {
@@ -157,6 +185,7 @@ U = "true" if uplo == "U" else "false"
 tree = open("internal/gpu/cholblocked/blocked.cu").read()
 one_names = {(np_, v): f"chol_one<{np_}, {U}, {v}>" for np_ in (96, 128) for v in ("false", "true")}
 one_names.update({(np_, "io"): f"chol_one<{np_}, {U}, true, true>" for np_ in (96, 128)})
+one_names.update({(np_, "la"): f"chol_one<{np_}, {U}, true, false, true>" for np_ in (96, 128)})
 tiled = tl.one_block_split(uplo)[(uplo, 1)]
 kernels = {(uplo, 1): tiled, **{("one", *k): e for k, e in one_names.items()}}
 os.environ.setdefault("CUBINS", "/tmp/one61")
@@ -216,16 +245,17 @@ def launch_tiled(c):
 
 bad = 0
 reps = int(os.environ.get("REPS", "7"))
-arm_names = ["cta", "tiled", "one", "one-vec", "io"]
+arm_names = ["cta", "tiled", "one", "one-vec", "one-la", "io"]
 print(f"{uplo}: µs, the median of {reps} interleaved repetitions, L2 evicted; residual ‖LLᵀ − A‖₁/(‖A‖₁·n·eps); io: "
       "chol_one's copies alone (no factor, not checked)")
-print(f"{'case':>9} " + " ".join(f"{a:>8}" for a in arm_names) + f" {'vec/cta':>8}   residuals")
+print(f"{'case':>9} " + " ".join(f"{a:>8}" for a in arm_names) + f" {'la/cta':>8}   residuals")
 for spec in os.environ.get("CASES", "128x64,128x256,128x1024,96x256,96x1024,112x256").split(","):
     n, count = map(int, spec.split("x"))
     np_ = 96 if n <= 96 else 128
     c = tl.Case(n, count, uplo)
     arms = {"cta": lambda: launch_cta(c, np_), "tiled": lambda: launch_tiled(c), "one": lambda: launch_one(c, np_),
-            "one-vec": lambda: launch_one(c, np_, "true"), "io": lambda: launch_one(c, np_, "io")}
+            "one-vec": lambda: launch_one(c, np_, "true"), "one-la": lambda: launch_one(c, np_, "la"),
+            "io": lambda: launch_one(c, np_, "io")}
     ts = {a: [] for a in arms}
     res = {}
     for r in range(reps + 1):
@@ -246,7 +276,7 @@ for spec in os.environ.get("CASES", "128x64,128x256,128x1024,96x256,96x1024,112x
             bad += 1
             print(f"{spec} {a}: BAD (info {inf}, residual {resid:.3f})")
     med = {a: float(np.median(t)) for a, t in ts.items()}
-    print(f"{spec:>9} " + " ".join(f"{med[a]:8.2f}" for a in arm_names) + f" {med['one-vec'] / med['cta']:8.3f}   "
+    print(f"{spec:>9} " + " ".join(f"{med[a]:8.2f}" for a in arm_names) + f" {med['one-la'] / med['cta']:8.3f}   "
           + ", ".join(f"{a} {res[a][1]:.3f}" for a in res), flush=True)
 
 # A failing matrix: the diagonal entry of column 71 made −1 in the second of four copies of n = 128.
@@ -254,12 +284,12 @@ c = tl.Case(128, 4, uplo)
 A = c.A0.reshape(4, 128 * 128).copy()
 A[1, 70 + 70 * 128] = -1.0
 c.A0 = A.ravel()
-for v in ("false", "true"):
+for v in ("false", "true", "la"):
     c.reset()
     launch_one(c, 128, v)
     cp.cuda.Device().synchronize()
     got = c.info.get().tolist()
-    print(f"failing matrix, vec {v}: info {got} (want [0, 71, 0, 0])")
+    print(f"failing matrix, {v}: info {got} (want [0, 71, 0, 0])")
     if got != [0, 71, 0, 0]:
         bad += 1
 print("every result checked" if bad == 0 else f"{bad} BAD")
