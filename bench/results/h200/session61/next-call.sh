@@ -27,7 +27,7 @@
 record "$PWD/build/gpu/s62o"
 if grep -q H200 "$L/gpu.txt"; then
 	step suite 240 "$PWD" build/gpu/s62/batchlas bench -suite cholesky-gpumode -arms vendor,vendor:transposed,auto
-	step offload 120 "$PWD" python3 bench/results/h200/session61/lab/offload.py
+	step offload 160 "$PWD" python3 bench/results/h200/session61/lab/offload.py
 	B=$PWD/build/gpu/s62 # the tables are the committed kernels'
 	tune_gpumode float32 4096 2048 8192
 	tune_potrf t-float32-128 --dtype float32 --n 128,96 --batch 256,64,1024,4096,1,2,4,8,16 --max-mib 256 --inputs gpumode
@@ -38,7 +38,7 @@ if grep -q H200 "$L/gpu.txt"; then
 	for f in "$L"/t-*/potrf.*.txt; do grep -E "^[LU] " "$f" | cut -c1-110; done
 	exit 0
 fi
-step offload 120 "$PWD" python3 bench/results/h200/session61/lab/offload.py
+step offload 160 "$PWD" python3 bench/results/h200/session61/lab/offload.py
 step one-U 90 "$PWD" env UPLO=U python3 bench/results/h200/session61/lab/one.py
 tiled_checks
 tiled_turns "$PWD/build/gpu/s62"

@@ -7,12 +7,13 @@
 # columns). The same multiply-adds in the same order, so the factors keep their bits (checked). Warp 2 stored half of
 # tile (j, j − 1) during the factor (the Deferred store); under OFFLOAD warp 3 stores it alone.
 #   tree     the tree's kernel;
-#   offload  the same with OFFLOAD.
+#   offload  the same with OFFLOAD;
+#   offload3 OFFLOAD in the three-block kernels too (n4096 b1, b2 and n2048 b8, where they led on the H100).
 # Compiled in cholblocked's float module of the triangle (session 60's finding), both triangles, bit for bit, SPD
 # and failing matrices; then the suite's chain cases timed (interleaved, L2 evicted, the median of REPS).
 #
 # Usage, from the repository root: python3 bench/results/h200/session61/lab/offload.py
-# Env: CASES ("256x64,512x16,1024x4,2048x2,4096x1"), REPS (7), COMPILE_ONLY=1 (resources only).
+# Env: CASES ("256x64,512x16,1024x4,2048x2,4096x1"), CASES3 ("4096x1,4096x2,2048x8"), REPS (7), COMPILE_ONLY=1.
 import os, sys
 
 sys.path.insert(0, "bench/lab")
@@ -85,7 +86,9 @@ s = edit(s, "if (lane == 0 && count_in(&s_stored, NT / 32 - 3) == NT / 32 - 3) r
          "if (lane == 0 && count_in(&s_stored, NT / 32 - W0 - 1) == NT / 32 - W0 - 1) release(flag(i, c, m));")
 s = edit(s, "factor_rows<NT, SPLIT, MIN_BLOCKS == 3>(s_a, s_b, wj, j + 1 < nt, fail, dfail);",
          "factor_rows<NT, SPLIT, MIN_BLOCKS == 3, OFF>(s_a, s_b, wj, j + 1 < nt, fail, dfail);")
-sources = {"tree": tree, "offload": s}
+# offload3: OFFLOAD in the three-block kernels as well (168 registers, TIGHT already).
+s3 = edit(s, "    constexpr bool OFF = ROWS && SPLIT && MIN_BLOCKS == 1;\n", "    constexpr bool OFF = ROWS && SPLIT;\n")
+sources = {"tree": tree, "offload": s, "offload3": s3}
 src = open("bench/results/h200/session60/lab/quarters.py").read()
 exec("def module" + src.split("def module")[1].split("\nkernels = {")[0])  # quarters.py's module(uplo)
 
@@ -93,18 +96,24 @@ fns = {}
 for uplo in ("U", "L"):
     os.environ["CUBINS"] = f"/tmp/offload-{uplo}"
     os.makedirs(os.environ["CUBINS"], exist_ok=True)
-    results = tl.build(sources, tl.one_block_split(uplo), module(uplo))
+    kernels = {**tl.one_block_split(uplo), **tl.split_kernel(uplo, 3)}
+    results = tl.build(sources, kernels, module(uplo))
     if os.environ.get("COMPILE_ONLY") != "1":
-        fns.update(tl.functions(results, tl.one_block_split(uplo)))
+        fns.update(tl.functions(results, kernels))
 if os.environ.get("COMPILE_ONLY") == "1":
     sys.exit(0)
 
 bad = 0
 specs = os.environ.get("CASES", "256x64,512x16,1024x4,2048x2,4096x1").split(",")
+specs3 = os.environ.get("CASES3", "4096x1,4096x2,2048x8").split(",")
 for uplo in ("U", "L"):
     print(f"{uplo}:")
     arms = {"tree": (fns[("tree", (uplo, 1))], 1), "offload": (fns[("offload", (uplo, 1))], 1)}
     bad += tl.compare_kernels(arms, uplo, specs, reps=int(os.environ.get("REPS", "7")), prepare=tl.roomy)
+    bad += tl.compare_failing_kernels(arms, uplo, ((1, 71), (3, 300)), prepare=tl.roomy)
+    print(f"{uplo}, the three-block kernels:")
+    arms = {"tree": (fns[("tree", (uplo, 3))], 3), "offload3": (fns[("offload3", (uplo, 3))], 3)}
+    bad += tl.compare_kernels(arms, uplo, specs3, reps=int(os.environ.get("REPS", "7")), prepare=tl.roomy)
     bad += tl.compare_failing_kernels(arms, uplo, ((1, 71), (3, 300)), prepare=tl.roomy)
 print("every result checked" if bad == 0 else f"{bad} BAD")
 sys.exit(1 if bad else 0)
