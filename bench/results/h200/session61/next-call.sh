@@ -34,7 +34,7 @@ if grep -q H200 "$L/gpu.txt"; then
 	cat "$L/gpu.txt" "$L/stages.txt"
 	grep -H "^rc " "$L"/*.log
 	grep -E "^\| (potrf|geomean)" "$L/suite.log"
-	grep -v "^compiled" "$L/offload.log" | tail -24
+	grep -v "^compiled" "$L/offload.log" | tail -40
 	for f in "$L"/t-*/potrf.*.txt; do grep -E "^[LU] " "$f" | cut -c1-110; done
 	exit 0
 fi
@@ -42,6 +42,6 @@ step offload 160 "$PWD" python3 bench/results/h200/session61/lab/offload.py
 step one-U 90 "$PWD" env UPLO=U python3 bench/results/h200/session61/lab/one.py
 tiled_checks
 tiled_turns "$PWD/build/gpu/s62"
-grep -v "^compiled" "$L/offload.log" | tail -24
+grep -v "^compiled" "$L/offload.log" | tail -40
 grep -v "^compiled" "$L/one-U.log" | tail -14
 tiled_report
