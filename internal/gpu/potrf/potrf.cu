@@ -79,6 +79,24 @@ __device__ __forceinline__ long long opaque(long long x) {
     asm volatile("" : "+l"(x));
     return x;
 }
+// The same for a pointer. potrf_reg steps through a matrix's columns as
+// p = opaque(p + lda), and each lane's copies and stores run to one end it
+// computes once (cend), where each column formed c·lda afresh (a 64-bit
+// multiply) and tested potf2's rule in full: about 20 instructions a
+// column's store, and the copies in and out more than half of the float
+// Upper kernel at n = 32 (2,848 instructions a warp under NVRTC 13, now
+// 2,128). The same bits; [H100] µs, before → after (bench/results/h200/
+// session63/, call 3's lab, L2 flushed): float Upper n = 32 at 4,096
+// matrices 21.89 → 19.42 and at 65,536 221.7 → 162.6, n = 20 and 24 at
+// 65,536 22 % faster, Lower n = 32 at 4,096 19.65 → 18.30 and n = 16
+// 46.6 → 40.2; double Upper n = 32 at 16,384 93.1 → 81.0, complex float
+// 125.6 → 111.0; double Upper n = 20 46.9 → 47.2 and float Upper in place
+// (not changed) within 1 %. Through the cholesky-gpumode suite, float32
+// Upper n = 32 at 4,096 matrices: 20.24, 20.21 → 17.59, 17.83.
+template <typename T> __device__ __forceinline__ T* opaque(T* p) {
+    asm volatile("" : "+l"(p));
+    return p;
+}
 
 // Upper staging (dynamic shared memory, upperTileBytes in potrf.go), for
 // Upper matrices whose columns are not moved in place (potrf.go's
@@ -290,9 +308,12 @@ __device__ __forceinline__ void potrf_reg_body(T* __restrict__ a, long long lda,
             upper_row_load<T, NC>(r, a + (m * stride + (long long)lane * lda), lane, mine);
         } else {
             T* const tile = upper_tile<T, NC>(group);
+            const int cend = active ? n : 0; // lane copies A(lane, c) for lane ≤ c < cend
+            const T* src = a + base; // A(lane, c)
 #pragma unroll
             for (int c = 0; c < NC; ++c) { // column c of A: rows 0..c, one per lane
-                if (active && c < n && lane <= c) copy_async(tile + c * (NC + 1) + lane, a + (base + c * lda));
+                if (lane <= c && c < cend) copy_async(tile + c * (NC + 1) + lane, src);
+                src = opaque(src + lda);
             }
             wait_copies();
             __syncwarp();
@@ -307,14 +328,16 @@ __device__ __forceinline__ void potrf_reg_body(T* __restrict__ a, long long lda,
             }
         }
     } else {
+        const T* src = a + base; // A(lane, c)
 #pragma unroll
         for (int c = 0; c < NC; ++c) {
             T v = from_real<T>(c == lane ? R(1) : R(0));
             if (mine && c <= lane) {
-                const T x = a[base + c * lda];
+                const T x = *src;
                 v = c == lane ? from_real<T>(re(x)) : x;
             }
             r[c] = v;
+            src = opaque(src + lda);
         }
     }
 
@@ -388,20 +411,29 @@ __device__ __forceinline__ void potrf_reg_body(T* __restrict__ a, long long lda,
                 }
             }
             __syncwarp();
+            // Lane stores U(lane, c) for lane ≤ c < cend: to n where its row
+            // of U is final, the pivot alone where it failed there.
+            const int cend = !active ? 0 : lane < last ? n : lane == fail - 1 ? lane + 1 : 0;
+            T* dst = out; // U(lane, c)
 #pragma unroll
             for (int c = 0; c < NC; ++c) { // column c of U: rows 0..c, one per lane
-                if (active && c < n && lane <= c && (lane < last || (lane == c && c == fail - 1))) {
-                    out[c * lda] = tile[c * (NC + 1) + lane];
-                }
+                if (lane <= c && c < cend) *dst = tile[c * (NC + 1) + lane];
+                dst = opaque(dst + lda);
             }
         }
     }
 
     if constexpr (kLateLower) {
         const int last = fail ? fail - 1 : NC; // columns of L before last are final
+        // Lane stores L(lane, c) for c < cend: to its diagonal, or to the
+        // first column not final, and the failing pivot on its owner.
+        const int cend = !mine ? 0 : lane == fail - 1 ? lane + 1 : min(lane + 1, last);
+        T* dst = out; // L(lane, c)
 #pragma unroll
-        for (int c = 0; c < NC; ++c) // column c of L: rows c..n-1, one per lane
-            if (mine && lane >= c && (c < last || (lane == c && c == fail - 1))) out[c * lda] = r[c];
+        for (int c = 0; c < NC; ++c) { // column c of L: rows c..n-1, one per lane
+            if (c < cend) *dst = r[c];
+            dst = opaque(dst + lda);
+        }
     }
 
     if (fail != 0) { // uniform over the group; an inactive group has fail = 0

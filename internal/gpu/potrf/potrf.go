@@ -100,6 +100,11 @@ func kernelNames(dt cuda.DType, n int) []string {
 // 15.3 → 14.3 µs; 4,096 matrices of n = 32: 19.2 → 19.0 µs. Asking for
 // 7 or 8 spilled at n = 32, n = 16 ran slower bounded, and no Upper kernel
 // gained without spilling (TestRegVariants, bench/results/h200/session14/).
+// With session 63's stepped column loops (fewer instructions, 70 registers
+// unbounded) the same choice holds: [H100] float Lower n = 32 at 4,096
+// matrices, 16 calls, 20.50 µs unbounded, 16.96 at 6 blocks; Upper 17.75
+// unbounded (71 registers, 7 blocks), bounded at 6 to 8 blocks 17.9–18.3
+// with 16 B of local memory (bench/results/h200/session63/, call 3).
 func minBlocks(dt cuda.DType, cols int, upper bool) int {
 	if dt == cuda.Float32 && !upper && (cols == 8 || cols == 32) {
 		return 6
