@@ -80,9 +80,11 @@ __device__ __forceinline__ long long opaque(long long x) {
     return x;
 }
 // The same for a pointer. potrf_reg steps through a matrix's columns as
-// p = opaque(p + lda), and each lane's copies and stores run to one end it
-// computes once (cend), where each column formed c·lda afresh (a 64-bit
-// multiply) and tested potf2's rule in full: about 20 instructions a
+// p = opaque(p + lda) in its copies in and its stores after the loop, and
+// each lane's run to one end it computes once (cend), where each column
+// formed c·lda afresh (a 64-bit multiply) and tested potf2's rule in full
+// (Lower's stores inside the loop keep j·lda: stepped there, the float
+// kernel at n = 32 took a 160 B stack frame): about 20 instructions a
 // column's store, and the copies in and out more than half of the float
 // Upper kernel at n = 32 (2,848 instructions a warp under NVRTC 13, now
 // 2,128). The same bits; [H100] µs, before → after (bench/results/h200/
