@@ -13,12 +13,13 @@
 #  Elsewhere (PART=posv, the default): s64q's posv tests at n ≤ 32 (where posv_reg serves, every type, both
 #  triangles, 1/4/16 right-hand sides) with TestKernelResources (no local memory) and TestConformance, racecheck
 #  on eight of TestPosv's cases, then TestPosvTiming's n = 8, 16, 32 rows (float32 and float64, both triangles,
-#  65,536 matrices, 1/4/16 right-hand sides) by the three builds in turns (s64q, s64p, s64).
+#  65,536 matrices, 1/4/16 right-hand sides) by the three builds in turns (s64q, s64p, s64, then s64q and s64
+#  again; session 23's float32 subtests at n = 48 and 64 took 4–7 s each, so 70 s a run).
 #  With little device time: BUDGET, TESTS (the tests beside TestPosv's n ≤ 32), TESTS_LIMIT (130 s),
 #  RACE_UPLO=Upper RACE_LIMIT=60 (racecheck on Upper's four cases only, the triangle both patches change most),
-#  TURNS (2) and BUILDS (the timed builds, "s64q s64p s64").
-#  Last, either way, the device's NVRTC packed for this machine (scripts/device-nvrtc pack: the development
-#  machine is new this session and has none), unless PACK=0.
+#  and RUNS (the timed runs, BUILD-TURN, "s64q-1 s64p-1 s64-1 s64q-2 s64-2").
+#  Last, either way, the device's NVRTC packed for the development machine (scripts/device-nvrtc pack: each
+#  session's starts without it), unless PACK=0.
 . scripts/device-steps.sh
 record "$PWD/build/gpu/s64"
 H=$PWD/build/gpu/s64 P=$PWD/internal/gpu/posv CS=/usr/local/cuda/bin/compute-sanitizer
@@ -39,10 +40,8 @@ else
 	step racecheck "${RACE_LIMIT:-120}" "$P" $CS --tool racecheck --error-exitcode 9 "$B/posv.test" -test.run "^TestPosv\$/^(float32|complex128)\$/^${RACE_UPLO:-(Lower|Upper)}\$/^n=(32|31)\$"
 	stop_if_failed tests racecheck
 	rows='^TestPosvTiming$/^(float32|float64)$/^(n=(8|16|32)|Upper)$/^n=(8|16|32)$'
-	for turn in $(seq "${TURNS:-2}"); do
-		for b in ${BUILDS:-s64q s64p s64}; do
-			step "timing-$b-$turn" 45 "$P" "$PWD/build/gpu/$b/posv.test" -test.v -test.run "$rows"
-		done
+	for run in ${RUNS:-s64q-1 s64p-1 s64-1 s64q-2 s64-2}; do
+		step "timing-$run" 70 "$P" "$PWD/build/gpu/${run%-*}/posv.test" -test.v -test.run "$rows"
 	done
 fi
 cat "$L/gpu.txt" "$L/stages.txt"
