@@ -6,12 +6,13 @@ the two turns and both turns, and each patched build's ratio to HEAD.
 
     python3 bench/results/h200/session64/posv-ab.py bench/results/h200/session64/call1-logs.tgz
 """
+import glob
 import re
 import sys
 import tarfile
 from collections import defaultdict
 
-LINE = re.compile(r"(\w+)\s+n=\s*(\d+) nrhs=\s*(\d+) count=\d+( Upper)?: native\s+([\d.]+) µs.*vendor\s+([\d.]+) µs")
+LINE = re.compile(r"(\w+)\s+n=\s*(\d+) nrhs=\s*(\d+) count=\d+( Upper)?: native\s+([\d.]+) µs")
 NAME = re.compile(r"timing-(s64\w?)-(\d)\.log$")
 
 
@@ -22,20 +23,17 @@ def logs(path):
                 if NAME.search(m.name):
                     yield m.name, t.extractfile(m).read().decode()
     else:
-        import glob
         for f in sorted(glob.glob(path + "/timing-*.log")):
             yield f, open(f).read()
 
 
 times = defaultdict(lambda: defaultdict(list))  # case -> build -> [µs per turn]
-vendor = defaultdict(list)
 for name, text in logs(sys.argv[1]):
     build = NAME.search(name).group(1)
     for m in LINE.finditer(text):
-        typ, n, nrhs, up, us, vus = m.groups()
+        typ, n, nrhs, up, us = m.groups()
         case = (typ, "U" if up else "L", int(n), int(nrhs))
         times[case][build].append(float(us))
-        vendor[case].append(float(vus))
 
 builds = ["s64", "s64p", "s64q"]
 print("| type | uplo | n | nrhs | HEAD s64 | steps s64p | +store s64q | s64p/s64 | s64q/s64 | turns (s64; s64p; s64q) |")
