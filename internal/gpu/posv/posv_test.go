@@ -658,9 +658,9 @@ var timeComplex = flag.Bool("posv.complex", false, "TestPosvTiming: time complex
 // TestPosvTiming times count = 65536 Lower solves of n = 8, 16, 32 (the
 // register kernels) and 48, 64 (posv_warp for float32, posv_cta for the
 // others) with 1, 4 and 16 right-hand sides, float32 and float64 (and the
-// complex types with -posv.complex), and float32 Upper at n = 48, 64,
-// against the vendor composition on the same data in
-// the same process: cuSOLVER potrfBatched, then potrsBatched (1
+// complex types with -posv.complex), float32 Upper at n = 8, 16, 32, 48, 64
+// and float64 Upper at 32, 48, 56, 64, against the vendor composition on
+// the same data in the same process: cuSOLVER potrfBatched, then potrsBatched (1
 // right-hand side, the only count it takes) or two cuBLAS trsmBatched (as
 // the library's vendor arm does); CUDA events around one call, the L2
 // flushed before each, the arms interleaved with their order alternating,
@@ -693,14 +693,14 @@ func TestPosvTiming(t *testing.T) {
 			t.Run(fmt.Sprintf("complex128/n=%d", n), func(t *testing.T) { timePosv[complex128](t, tm, core.Lower, n) })
 		}
 	}
-	// Upper where the warp tier serves it too (the tables hold Lower rows,
-	// which Upper calls borrow).
-	for _, n := range []int{48, 64} {
+	// float32 Upper: posv_reg (n ≤ 32) moves A through its column slots,
+	// posv_warp serves 48 and 64.
+	for _, n := range []int{8, 16, 32, 48, 64} {
 		t.Run(fmt.Sprintf("float32/Upper/n=%d", n), func(t *testing.T) { timePosv[float32](t, tm, core.Upper, n) })
 	}
-	// float64 Upper: posv_warp at 48, potrf_warp and potrs_warp at 56,
-	// potrf_cta and potrs_warp at 64.
-	for _, n := range []int{48, 56, 64} {
+	// float64 Upper: posv_reg at 32, posv_warp at 48, potrf_warp and
+	// potrs_warp at 56, potrf_cta and potrs_warp at 64.
+	for _, n := range []int{32, 48, 56, 64} {
 		t.Run(fmt.Sprintf("float64/Upper/n=%d", n), func(t *testing.T) { timePosv[float64](t, tm, core.Upper, n) })
 	}
 }
