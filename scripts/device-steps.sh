@@ -11,8 +11,8 @@
 # A step with under 15 s left is skipped and says so. $L is the log folder;
 # stages.txt lists each step's start. step_to_end (below) is the same for a
 # command that may take whatever is left and must stop cleanly; record,
-# stop_if_failed, h200_only, tune_potrf and the tiled_ functions (at the
-# end) are what the calls' scripts share.
+# stop_if_failed, posv_checks, posv_turns, h200_only, tune_potrf and the
+# tiled_ functions (at the end) are what the calls' scripts share.
 # The kernel cache is build/kcache, kept between calls on a warm machine.
 L=$OUT/logs
 mkdir -p "$L"
@@ -75,6 +75,34 @@ stop_if_failed() {
 			BUDGET=0
 			return
 		fi
+	done
+}
+
+# posv_checks DIR UPLO runs DIR's posv.test at n ≤ 32 (TestPosv's cases in
+# every type and both triangles, Posv and Potrs, with TestShape,
+# TestArguments, TestSolveApart, TestConformance and the tests TESTS names,
+# for TESTS_LIMIT s) and racecheck on TestPosv's float32 and complex128
+# cases of UPLO (Lower, Upper or (Lower|Upper)) at n = 31 and 32 (for
+# RACE_LIMIT s), then ends the call's budget if either failed.
+posv_checks() {
+	local dir=$1 uplo=$2 small='([1-9]|[12][0-9]|3[0-2])' pkg=$PWD/internal/gpu/posv
+	step tests "${TESTS_LIMIT:-90}" "$pkg" "$dir/posv.test" -test.v \
+		-test.run "^(TestShape|TestArguments|TestSolveApart|TestConformance${TESTS:+|$TESTS})\$|^TestPosv\$/.*/.*/^n=$small\$"
+	step racecheck "${RACE_LIMIT:-80}" "$pkg" /usr/local/cuda/bin/compute-sanitizer --tool racecheck --error-exitcode 9 \
+		"$dir/posv.test" -test.run "^TestPosv\$/^(float32|complex128)\$/^$uplo\$/^n=(32|31)\$"
+	stop_if_failed tests racecheck
+}
+
+# posv_turns ROWS FLAGS RUN... times TestPosvTiming's subtests that ROWS (a
+# -test.run expression) matches, with the test flags FLAGS (one word, or ""),
+# by builds in turns: each RUN is BUILD-TURN, build/gpu/BUILD/posv.test
+# logged to timing-RUN.log, which scripts/posv-ab tables.
+posv_turns() {
+	local rows=$1 flags=$2 run
+	shift 2
+	for run in "$@"; do
+		# shellcheck disable=SC2086 # flags is one word or none
+		step "timing-$run" 70 "$PWD/internal/gpu/posv" "$PWD/build/gpu/${run%-*}/posv.test" -test.v $flags -test.run "$rows"
 	done
 }
 

@@ -13,16 +13,11 @@
 #  Tables: scripts/posv-ab bench/results/h200/session65/call2-logs.tgz s65 s65s
 . scripts/device-steps.sh
 record "$PWD/build/gpu/s65"
-H=$PWD/build/gpu/s65 B=$PWD/build/gpu/s65s P=$PWD/internal/gpu/posv CS=/usr/local/cuda/bin/compute-sanitizer
-cp "$B/commit" "$L/commit-s65s.txt"
-small='([1-9]|[12][0-9]|3[0-2])'
-step tests "${TESTS_LIMIT:-90}" "$P" "$B/posv.test" -test.v -test.run "^(TestShape|TestArguments|TestSolveApart|TestConformance)\$|^TestPosv\$/.*/.*/^n=$small\$"
-step racecheck "${RACE_LIMIT:-80}" "$P" $CS --tool racecheck --error-exitcode 9 "$B/posv.test" -test.run "^TestPosv\$/^(float32|complex128)\$/^Lower\$/^n=(32|31)\$"
-stop_if_failed tests racecheck
-rows='^TestPosvTiming$/^(float32|float64|complex64|complex128)$/^n=(8|16|32)$'
-for run in ${RUNS:-s65s-1 s65-1 s65s-2 s65-2}; do
-	step "timing-$run" 70 "$P" "$PWD/build/gpu/${run%-*}/posv.test" -test.v -posv.complex -test.run "$rows"
-done
+H=$PWD/build/gpu/s65
+cp "$PWD/build/gpu/s65s/commit" "$L/commit-s65s.txt"
+posv_checks "$PWD/build/gpu/s65s" Lower
+posv_turns '^TestPosvTiming$/^(float32|float64|complex64|complex128)$/^n=(8|16|32)$' -posv.complex \
+	${RUNS:-s65s-1 s65-1 s65s-2 s65-2}
 if grep -q H200 "$L/gpu.txt"; then
 	step suite 240 "$PWD" "$H/batchlas" bench -suite cholesky-gpumode -arms vendor,vendor:transposed,auto
 fi
