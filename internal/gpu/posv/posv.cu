@@ -84,16 +84,17 @@ __device__ __forceinline__ long long opaque(long long x) {
     return x;
 }
 // The same for a pointer. Upper's copies in (stage_upper_row) step through
-// the columns as p = opaque_ptr(p + lda), each lane's run to one end computed
-// once, where each column formed c·lda afresh and tested three conditions
-// (as potrf.cu's opaque(T*) does for potrf_reg); with store_upper's stepped
-// stores, the Upper posv_reg and potrs_reg kernels are up to 15 % shorter
-// under NVRTC 13 (float n = 32, one right-hand side, 2,904 → 2,560
-// instructions; the Lower ones unchanged), none with local memory. [H100] 65,536 systems, µs, before → after
-// (bench/results/h200/session65/, call 1, the builds in turns): float32 n = 32
-// 291.9 → 242.9 with one right-hand side, 324.8 → 281.0 with 4, 454.5 →
-// 394.6 with 16; float64 n = 32 463.0 → 421.2, 535.5 → 492.7, 789.2 → 753.9;
-// float32 n = 16 66.9 → 62.9 with one, n = 8 within 1.1 %. Lower's load_row
+// the columns as p = opaque_ptr(p + lda), each lane's run to one end
+// computed once, where each column formed c·lda afresh and tested three
+// conditions (as potrf.cu's opaque(T*) does for potrf_reg); with
+// store_upper's stepped stores, the Upper posv_reg and potrs_reg kernels
+// are up to 15 % shorter under NVRTC 13 (float n = 32, one right-hand side,
+// 2,904 → 2,560 instructions; the Lower ones unchanged), none with local
+// memory. [H100] 65,536 systems, µs, before → after (bench/results/h200/
+// session65/, call 1, the builds in turns): float32 n = 32 291.9 → 242.9
+// with one right-hand side, 324.8 → 281.0 with 4, 454.5 → 394.6 with 16;
+// float64 n = 32 463.0 → 421.2, 535.5 → 492.7, 789.2 → 753.9; float32
+// n = 16 66.9 → 62.9 with one, n = 8 within 1.1 %. Lower's load_row
 // stepped the same way ran float32 n = 16 23–45 % slower (n = 8 and 32
 // faster), so it keeps c·step.
 template <typename T> __device__ __forceinline__ const T* opaque_ptr(const T* p) {
