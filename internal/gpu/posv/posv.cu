@@ -77,16 +77,11 @@ template <typename T, int K> struct alignas(K * sizeof(T)) vec {
     T v[K];
 };
 
-// x itself, hidden from the optimiser (potrf.cu says why: store addresses
-// built from an opaque copy are not the load addresses kept live).
-__device__ __forceinline__ long long opaque(long long x) {
-    asm volatile("" : "+l"(x));
-    return x;
-}
-// The same for a pointer. Upper's copies in (stage_upper_row) step through
-// the columns as p = opaque_ptr(p + lda), each lane's run to one end
-// computed once, where each column formed c·lda afresh and tested three
-// conditions (as potrf.cu's opaque(T*) does for potrf_reg); with
+// opaque is the scalar prelude's (potrf.cu says why: store addresses built
+// from an opaque copy are not the load addresses kept live). Upper's copies
+// in (stage_upper_row) step through the columns as p = opaque(p + lda),
+// each lane's run to one end computed once, where each column formed c·lda
+// afresh and tested three conditions (as potrf_reg's do); with
 // store_upper's stepped stores, the Upper posv_reg and potrs_reg kernels
 // are up to 15 % shorter under NVRTC 13 (float n = 32, one right-hand side,
 // 2,904 → 2,560 instructions; the Lower ones unchanged), none with local
@@ -97,10 +92,6 @@ __device__ __forceinline__ long long opaque(long long x) {
 // n = 16 66.9 → 62.9 with one, n = 8 within 1.1 %. Lower's load_row
 // stepped the same way ran float32 n = 16 23–45 % slower (n = 8 and 32
 // faster), so it keeps c·step.
-template <typename T> __device__ __forceinline__ const T* opaque_ptr(const T* p) {
-    asm volatile("" : "+l"(p));
-    return p;
-}
 
 // The shared layout of one block, in elements of T unless named in 16-byte
 // units; the Go launcher's sharedBytes mirrors it.
@@ -164,7 +155,7 @@ __device__ __forceinline__ void stage_upper_row(T (&r)[NC], const T* __restrict_
 #pragma unroll
     for (int c = 0; c < NC; ++c) {
         if (lane <= c && c < cend) copy_async(slots + c * S::slot + lane, src);
-        src = opaque_ptr(src + lda);
+        src = opaque(src + lda);
     }
     wait_copies();
     __syncwarp();

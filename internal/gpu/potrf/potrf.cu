@@ -70,35 +70,27 @@ template <typename T> struct alignas(16) pack {
 // registers and local bytes of every variant).
 enum { kThreads = 128 };
 
-// x itself, hidden from the optimiser. The store addresses are built from
-// an opaque copy of the row offset: otherwise the compiler reuses the NC
+// opaque is the scalar prelude's. The store addresses are built from an
+// opaque copy of the row offset: otherwise the compiler reuses the NC
 // 64-bit element addresses of the loads for the stores and keeps them live
 // through the whole factorization (NVRTC 11.8, NC = 32, Lower: float 154
-// instead of 94 registers, double 170 instead of 106).
-__device__ __forceinline__ long long opaque(long long x) {
-    asm volatile("" : "+l"(x));
-    return x;
-}
-// The same for a pointer. potrf_reg steps through a matrix's columns as
-// p = opaque(p + lda) in its copies in and its stores after the loop, and
-// each lane's run to one end it computes once (cend), where each column
-// formed c·lda afresh (a 64-bit multiply) and tested potf2's rule in full
-// (Lower's stores inside the loop keep j·lda: stepped there, the float
-// kernel at n = 32 took a 160 B stack frame): about 20 instructions a
-// column's store, and the copies in and out more than half of the float
-// Upper kernel at n = 32 (2,848 instructions a warp under NVRTC 13, now
-// 2,128). The same bits; [H100] µs, before → after (bench/results/h200/
-// session63/, call 3's lab, L2 flushed): float Upper n = 32 at 4,096
-// matrices 21.89 → 19.42 and at 65,536 221.7 → 162.6, n = 20 and 24 at
-// 65,536 22 % faster, Lower n = 32 at 4,096 19.65 → 18.30 and n = 16
-// 46.6 → 40.2; double Upper n = 32 at 16,384 93.1 → 81.0, complex float
-// 125.6 → 111.0; double Upper n = 20 46.9 → 47.2 and float Upper in place
-// (not changed) within 1 %. Through the cholesky-gpumode suite, float32
-// Upper n = 32 at 4,096 matrices: 20.24, 20.21 → 17.59, 17.83.
-template <typename T> __device__ __forceinline__ T* opaque(T* p) {
-    asm volatile("" : "+l"(p));
-    return p;
-}
+// instead of 94 registers, double 170 instead of 106). And for a pointer:
+// potrf_reg steps through a matrix's columns as p = opaque(p + lda) in its
+// copies in and its stores after the loop, and each lane's run to one end
+// it computes once (cend), where each column formed c·lda afresh (a 64-bit
+// multiply) and tested potf2's rule in full (Lower's stores inside the loop
+// keep j·lda: stepped there, the float kernel at n = 32 took a 160 B stack
+// frame): about 20 instructions a column's store, and the copies in and out
+// more than half of the float Upper kernel at n = 32 (2,848 instructions a
+// warp under NVRTC 13, now 2,128). The same bits; [H100] µs, before → after
+// (bench/results/h200/session63/, call 3's lab, L2 flushed): float Upper
+// n = 32 at 4,096 matrices 21.89 → 19.42 and at 65,536 221.7 → 162.6,
+// n = 20 and 24 at 65,536 22 % faster, Lower n = 32 at 4,096 19.65 → 18.30
+// and n = 16 46.6 → 40.2; double Upper n = 32 at 16,384 93.1 → 81.0,
+// complex float 125.6 → 111.0; double Upper n = 20 46.9 → 47.2 and float
+// Upper in place (not changed) within 1 %. Through the cholesky-gpumode
+// suite, float32 Upper n = 32 at 4,096 matrices: 20.24, 20.21 → 17.59,
+// 17.83.
 
 // Upper staging (dynamic shared memory, upperTileBytes in potrf.go), for
 // Upper matrices whose columns are not moved in place (potrf.go's

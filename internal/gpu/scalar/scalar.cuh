@@ -5,8 +5,8 @@
 // fused solves must reproduce the factor of the Cholesky kernels bit for
 // bit), and the element copies from global to shared memory by cp.async that
 // stage a triangle's columns (copy_async, wait_copies, and commit_copies and
-// wait_groups for copies in groups). All are inline; a kernel pays only for
-// what it uses.
+// wait_groups for copies in groups), and opaque. All are inline; a kernel
+// pays only for what it uses.
 
 struct alignas(8) cfloat {
     float re, im;
@@ -149,4 +149,17 @@ template <int N> __device__ __forceinline__ void wait_groups() {
 #if __CUDA_ARCH__ >= 800
     asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory");
 #endif
+}
+
+// opaque returns x, or the pointer p, hidden from the optimiser: an address
+// built from it is not one the compiler has kept live from other uses, and
+// a pointer stepped as p = opaque(p + ld) is not rebuilt as base + c·ld at
+// each step. potrf.cu and posv.cu give the measured reasons where they use it.
+__device__ __forceinline__ long long opaque(long long x) {
+    asm volatile("" : "+l"(x));
+    return x;
+}
+template <typename T> __device__ __forceinline__ T* opaque(T* p) {
+    asm volatile("" : "+l"(p));
+    return p;
 }
