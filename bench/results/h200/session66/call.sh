@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Session 66's call (not run in session 66: no machine came). Built here by
+#   scripts/device-build build/gpu/s65 posv:./internal/gpu/posv                          (HEAD: CLI, posv.test)
+#   scripts/device-build build/gpu/s65s -p bench/results/h200/session65/posv-lower-stage.patch posv:./internal/gpu/posv
+#   scripts/device-build build/gpu/s66u -p bench/results/h200/session66/posv-lower-stage-u4.patch posv:./internal/gpu/posv
+#   rm build/gpu/s65s/batchlas build/gpu/s66u/batchlas
+# carry ["build/gpu/s65", "build/gpu/s65s", "build/gpu/s66u"], any card. Both patches copy a Lower row's columns
+# into the slots by cp.async (stage_lower_row) before one wait; s65s unrolls the copies whole, s66u four columns a
+# trip (double n = 32: 136 registers against 112, see the README).
+#  Any card: s66u's posv tests at n ≤ 32 (every type, both triangles, Posv and Potrs) with TestConformance,
+#  racecheck on TestPosv's float32 and complex128 Lower cases at n = 31 and 32, then TestPosvTiming's Lower rows at
+#  n = 8, 16, 32 in the four types (-posv.complex) by the three builds in turns (RUNS).
+#  On an H200, with time left: the cholesky-gpumode suite whole by HEAD's CLI, then the float32 re-tune of
+#  session64/call1.sh (tune_gpumode float32 32 4096 2048 8192, each to the end of the budget).
+#  Tables: scripts/posv-ab bench/results/h200/session66/call-logs.tgz s65 s65s s66u
+. scripts/device-steps.sh
+record "$PWD/build/gpu/s65"
+H=$PWD/build/gpu/s65
+cp "$PWD/build/gpu/s65s/commit" "$L/commit-s65s.txt"
+cp "$PWD/build/gpu/s66u/commit" "$L/commit-s66u.txt"
+posv_checks "$PWD/build/gpu/s66u" Lower
+posv_turns '^TestPosvTiming$/^(float32|float64|complex64|complex128)$/^n=(8|16|32)$' -posv.complex \
+	${RUNS:-s66u-1 s65s-1 s65-1 s66u-2 s65s-2 s65-2}
+if grep -q H200 "$L/gpu.txt"; then
+	B=$H
+	step suite 240 "$PWD" "$H/batchlas" bench -suite cholesky-gpumode -arms vendor,vendor:transposed,auto
+	tune_gpumode float32 32 4096 2048 8192
+fi
+cat "$L/gpu.txt" "$L/stages.txt"
+grep -H "^rc " "$L"/*.log
+grep -hsE "RACECHECK SUMMARY|^(--- FAIL|FAIL|ok|PASS)|^--- PASS: Test" "$L"/tests.log "$L"/racecheck.log
+[ -f "$L/suite.log" ] && grep -E "^\| (potrf|geomean)" "$L/suite.log"
+for f in "$L"/t-*/potrf.*.txt; do [ -f "$f" ] && grep -E "^[LU] " "$f" | cut -c1-110; done
+tar -C "$OUT" -czf "$OUT/logs.tgz" logs && rm -rf "$L" # the device returns at most eight files
+exit 0
