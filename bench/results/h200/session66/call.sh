@@ -2,7 +2,8 @@
 # Session 66's call (not run in session 66: no machine came). Built here by
 #   scripts/device-build build/gpu/s65 posv:./internal/gpu/posv                          (HEAD: CLI, posv.test)
 #   scripts/device-build build/gpu/s65s -p bench/results/h200/session65/posv-lower-stage.patch posv:./internal/gpu/posv
-#   scripts/device-build build/gpu/s66u -p bench/results/h200/session66/posv-lower-stage-u4.patch posv:./internal/gpu/posv
+#   scripts/device-build build/gpu/s66u -p bench/results/h200/session65/posv-lower-stage.patch \
+#       -p bench/results/h200/session66/posv-lower-stage-u4.patch posv:./internal/gpu/posv
 #   rm build/gpu/s65s/batchlas build/gpu/s66u/batchlas
 # carry ["build/gpu/s65", "build/gpu/s65s", "build/gpu/s66u"], any card. Both patches copy a Lower row's columns
 # into the slots by cp.async (stage_lower_row) before one wait; s65s unrolls the copies whole, s66u four columns a
