@@ -11,8 +11,9 @@
 # A step with under 15 s left is skipped and says so. $L is the log folder;
 # stages.txt lists each step's start. step_to_end (below) is the same for a
 # command that may take whatever is left and must stop cleanly; record,
-# stop_if_failed, posv_checks, posv_turns, h200_only, tune_potrf and the
-# tiled_ functions (at the end) are what the calls' scripts share.
+# stop_if_failed, posv_checks, posv_turns, posv_report, h200_only,
+# tune_potrf and the tiled_ functions (at the end) are what the calls'
+# scripts share.
 # The kernel cache is build/kcache, kept between calls on a warm machine.
 L=$OUT/logs
 mkdir -p "$L"
@@ -107,6 +108,22 @@ posv_turns() {
 		# shellcheck disable=SC2086 # flags is one word or none
 		step "timing-$run" 70 "$PWD/internal/gpu/posv" "$PWD/build/gpu/${run%-*}/posv.test" -test.v $flags -test.run "$rows"
 	done
+}
+
+# posv_report prints what a posv call left (the card, each step's start and
+# status, the tests' verdicts and racecheck's summary, the suite's potrf
+# rows, the tune tables' rows), then packs the logs into $OUT/logs.tgz and
+# removes them: the device returns at most eight files.
+posv_report() {
+	cat "$L/gpu.txt" "$L/stages.txt"
+	grep -H "^rc " "$L"/*.log
+	grep -hsE "RACECHECK SUMMARY|^(--- FAIL|FAIL|ok|PASS)|^--- PASS: Test" "$L/tests.log" "$L/racecheck.log"
+	[ -f "$L/suite.log" ] && grep -E "^\| (potrf|geomean)" "$L/suite.log"
+	local f
+	for f in "$L"/t-*/potrf.*.txt; do
+		[ -f "$f" ] && grep -E "^[LU] " "$f" | cut -c1-110
+	done
+	tar -C "$OUT" -czf "$OUT/logs.tgz" logs && rm -rf "$L"
 }
 
 # h200_only ends the call's budget (every later step is skipped) unless the

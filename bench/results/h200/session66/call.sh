@@ -30,10 +30,5 @@ if grep -q H200 "$L/gpu.txt" && [ $((BUDGET - SECONDS)) -ge 200 ]; then
 	step suite 240 "$PWD" "$H/batchlas" bench -suite cholesky-gpumode -arms vendor,vendor:transposed,auto
 	tune_gpumode float32 32 4096 2048 8192
 fi
-cat "$L/gpu.txt" "$L/stages.txt"
-grep -H "^rc " "$L"/*.log
-grep -hsE "RACECHECK SUMMARY|^(--- FAIL|FAIL|ok|PASS)|^--- PASS: Test" "$L"/tests.log "$L"/racecheck.log
-[ -f "$L/suite.log" ] && grep -E "^\| (potrf|geomean)" "$L/suite.log"
-for f in "$L"/t-*/potrf.*.txt; do [ -f "$f" ] && grep -E "^[LU] " "$f" | cut -c1-110; done
-tar -C "$OUT" -czf "$OUT/logs.tgz" logs && rm -rf "$L" # the device returns at most eight files
+posv_report
 exit 0
