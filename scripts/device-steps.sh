@@ -11,7 +11,7 @@
 # A step with under 15 s left is skipped and says so. $L is the log folder;
 # stages.txt lists each step's start. step_to_end (below) is the same for a
 # command that may take whatever is left and must stop cleanly; record,
-# stop_if_failed, posv_checks, posv_turns, posv_report, h200_only,
+# stop_if_failed, posv_checks, posv_turns, call_report, h200_only,
 # tune_potrf and the tiled_ functions (at the end) are what the calls'
 # scripts share.
 # The kernel cache is build/kcache, kept between calls on a warm machine.
@@ -110,11 +110,11 @@ posv_turns() {
 	done
 }
 
-# posv_report prints what a posv call left (the card, each step's start and
+# call_report prints what a call left (the card, each step's start and
 # status, the tests' verdicts and racecheck's summary, the suite's potrf
 # rows, the tune tables' rows), then packs the logs into $OUT/logs.tgz and
 # removes them: the device returns at most eight files.
-posv_report() {
+call_report() {
 	cat "$L/gpu.txt" "$L/stages.txt"
 	grep -H "^rc " "$L"/*.log
 	grep -hsE "RACECHECK SUMMARY|^(--- FAIL|FAIL|ok|PASS)|^--- PASS: Test" "$L/tests.log" "$L/racecheck.log"
