@@ -11,9 +11,9 @@
 # A step with under 15 s left is skipped and says so. $L is the log folder;
 # stages.txt lists each step's start. step_to_end (below) is the same for a
 # command that may take whatever is left and must stop cleanly; record,
-# stop_if_failed, posv_checks, posv_turns, call_report, h200_only,
-# tune_potrf and the tiled_ functions (at the end) are what the calls'
-# scripts share.
+# stop_if_failed, posv_checks, posv_turns, call_report, call_part,
+# suite_and_tune, h200_only, tune_potrf and the tiled_ functions (at the
+# end) are what the calls' scripts share.
 # The kernel cache is build/kcache, kept between calls on a warm machine.
 L=$OUT/logs
 mkdir -p "$L"
@@ -124,6 +124,26 @@ call_report() {
 		[ -f "$f" ] && grep -E "^[LU] " "$f" | cut -c1-110
 	done
 	tar -C "$OUT" -czf "$OUT/logs.tgz" logs && rm -rf "$L"
+}
+
+# call_part prints the part a two-part call runs and notes it in
+# stages.txt: PART if set, else suite on an H200 (the tables under tuned/
+# are its) and posv elsewhere.
+call_part() {
+	local part=posv
+	grep -q H200 "$L/gpu.txt" && part=suite
+	part=${PART:-$part}
+	echo "part $part" >>"$L/stages.txt"
+	echo "$part"
+}
+
+# suite_and_tune DTYPE N... is a call's suite part: on an H200 only
+# (h200_only), the cholesky-gpumode suite whole by $B's CLI against both
+# vendor arms, then tune_gpumode DTYPE N....
+suite_and_tune() {
+	h200_only
+	step suite 240 "$PWD" "$B/batchlas" bench -suite cholesky-gpumode -arms vendor,vendor:transposed,auto
+	tune_gpumode "$@"
 }
 
 # h200_only ends the call's budget (every later step is skipped) unless the

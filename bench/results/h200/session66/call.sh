@@ -19,16 +19,10 @@
 #  Tables: scripts/posv-ab bench/results/h200/session66/call-logs.tgz s65 s65s s66u
 . scripts/device-steps.sh
 record "$PWD/build/gpu/s65"
-H=$PWD/build/gpu/s65
 cp "$PWD/build/gpu/s65s/commit" "$L/commit-s65s.txt"
 cp "$PWD/build/gpu/s66u/commit" "$L/commit-s66u.txt"
-part=${PART:-posv}
-grep -q H200 "$L/gpu.txt" && part=${PART:-suite}
-echo "part $part" >>"$L/stages.txt"
-if [ "$part" = suite ]; then
-	h200_only
-	step suite 240 "$PWD" "$H/batchlas" bench -suite cholesky-gpumode -arms vendor,vendor:transposed,auto
-	tune_gpumode float32 32 4096 2048 8192
+if [ "$(call_part)" = suite ]; then
+	suite_and_tune float32 32 4096 2048 8192
 else
 	posv_checks "$PWD/build/gpu/s66u" Lower
 	posv_turns '^TestPosvTiming$/^(float32|float64|complex64|complex128)$/^n=(8|16|32)$' -posv.complex \
