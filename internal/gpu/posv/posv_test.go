@@ -664,9 +664,10 @@ var timeComplex = flag.Bool("posv.complex", false, "TestPosvTiming: time complex
 // potrsBatched (1 right-hand side, the only count it takes) or two cuBLAS
 // trsmBatched (as the library's vendor arm does); CUDA events around one
 // call, the L2 flushed before each, the arms interleaved with their order
-// alternating, the median of 9 repetitions; both results are checked afterwards. "copy"
-// is device-to-device copies of A and B (each read once and written once:
-// the memory-bound floor). Run with -test.v to see the figures.
+// alternating, the median of 9 repetitions; both results are checked
+// afterwards. "copy" is device-to-device copies of A and B (each read once
+// and written once: the memory-bound floor). Run with -test.v to see the
+// figures.
 func TestPosvTiming(t *testing.T) {
 	if testing.Short() || !testing.Verbose() {
 		t.Skip("timing: runs only with -test.v and without -test.short")
