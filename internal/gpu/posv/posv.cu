@@ -91,7 +91,8 @@ template <typename T, int K> struct alignas(K * sizeof(T)) vec {
 // float64 n = 32 463.0 → 421.2, 535.5 → 492.7, 789.2 → 753.9; float32
 // n = 16 66.9 → 62.9 with one, n = 8 within 1.1 %. Lower's load_row
 // stepped the same way ran float32 n = 16 23–45 % slower (n = 8 and 32
-// faster), so it keeps c·step.
+// faster), so it keeps c·step; Lower now copies through the slots
+// (stage_lower_row) but for double (lower_row says why).
 
 // The shared layout of one block, in elements of T unless named in 16-byte
 // units; the Go launcher's sharedBytes mirrors it.
@@ -115,8 +116,8 @@ template <typename T> struct alignas(16) pack {
 
 // load_row fills lane's row of a Lower matrix or factor: r[c] = A(lane, c)
 // for c ≤ lane < n (the diagonal's real part only); identity elsewhere.
-// diag receives the real diagonal (1 in padding rows). Upper goes through
-// stage_upper_row instead.
+// diag receives the real diagonal (1 in padding rows). lower_row uses it
+// for double only; Upper goes through stage_upper_row.
 template <typename T, int NC>
 __device__ __forceinline__ void load_row(T (&r)[NC], const T* __restrict__ a, long long base, long long step, int lane,
                                          bool mine, typename real_of<T>::type& diag) {
@@ -177,6 +178,63 @@ __device__ __forceinline__ void stage_upper_row(T (&r)[NC], const T* __restrict_
         }
     }
     __syncwarp(); // every lane has its row before the slots are written again
+}
+
+// stage_lower_row is load_row through the group's column slots: column c
+// of A (rows c..n−1, one per lane, consecutive addresses) goes by cp.async
+// into slot c, and each lane then reads its row across the slots. Every
+// copy is in flight before the one wait, where load_row's loads went out in
+// two rounds behind the first pivot's shuffle. Four columns a trip: fully
+// unrolled, ptxas formed every column's address before the first copy
+// (NVRTC 13, n = 32, one right-hand side: float 78 registers against 61 at
+// four a trip, double 136 against 112), and float n = 32 posv took 263.6 µs
+// against 237.3 (lower_row's run). The slots are free again when it
+// returns.
+template <typename T, int N, int NC, int NR, int THREADS>
+__device__ __forceinline__ void stage_lower_row(T (&r)[NC], const T* __restrict__ am, long long lda, int n, int lane,
+                                                bool active, bool mine, T* slots, typename real_of<T>::type& diag) {
+    using R = typename real_of<T>::type;
+    using S = layout<T, N, NC, NR, THREADS>;
+    const bool copies = active && lane < n; // lane copies A(lane, c) for c ≤ lane
+    const T* src = am + lane;
+#pragma unroll 4
+    for (int c = 0; c < NC; ++c) {
+        if (copies && c <= lane) copy_async(slots + c * S::slot + lane, src);
+        src = opaque(src + lda);
+    }
+    wait_copies();
+    __syncwarp();
+    diag = R(1);
+#pragma unroll
+    for (int c = 0; c < NC; ++c) {
+        T v = from_real<T>(c == lane ? R(1) : R(0));
+        if (mine && c <= lane) {
+            const T x = slots[c * S::slot + lane]; // A(lane, c)
+            if (c == lane) diag = re(x);
+            v = c == lane ? from_real<T>(re(x)) : x;
+        }
+        r[c] = v;
+    }
+    __syncwarp(); // every lane has its row before the slots are written again
+}
+
+// lower_row fills lane's row of a Lower matrix or factor (rows of m at
+// a + off): by stage_lower_row, but for double by load_row. [H200] posv,
+// 65,536 systems, one / 4 / 16 right-hand sides, µs, load_row → staged
+// (bench/results/h200/session67/, call 2, the builds in turns): float n = 8
+// 41.5 / 55.6 / 90.4 → 20.2 / 26.0 / 61.8, n = 32 280.4 / 311.0 / 436.9 →
+// 237.3 / 270.5 / 404.6; complex float n = 32 979.0 → 562.4 with one,
+// complex double 1665.8 → 925.1; double n = 8 27.3 / 37.7 / 84.3 →
+// 28.6 / 39.1 / 88.4 and n = 32 379.3 → 385.1 with one (n = 16 88.5 → 85.1).
+template <typename T, int N, int NC, int NR, int THREADS>
+__device__ __forceinline__ void lower_row(T (&r)[NC], const T* __restrict__ a, long long off, long long lda, int n,
+                                          int lane, bool active, bool mine, T* slots,
+                                          typename real_of<T>::type& diag) {
+    if constexpr (sizeof(T) == 8 && sizeof(typename real_of<T>::type) == 8) {
+        load_row<T, NC>(r, a, off + lane, lda, lane, mine, diag);
+    } else {
+        stage_lower_row<T, N, NC, NR, THREADS>(r, a + off, lda, n, lane, active, mine, slots, diag);
+    }
 }
 
 // store_upper writes the factor back as U from the group's column slots
@@ -504,7 +562,7 @@ __global__ void posv_reg(T* __restrict__ a, long long lda, long long stride_a, T
     if constexpr (UPPER) {
         stage_upper_row<T, N, NC, NR, THREADS>(r, a + m * stride_a, lda, n, lane, active, mine, slots, stored);
     } else {
-        load_row<T, NC>(r, a, base, step, lane, mine, stored);
+        lower_row<T, N, NC, NR, THREADS>(r, a, m * stride_a, lda, n, lane, active, mine, slots, stored);
     }
 
     T* const out = a + opaque(base);
@@ -590,7 +648,7 @@ __global__ void potrs_reg(const T* __restrict__ a, long long lda, long long stri
     if constexpr (UPPER) {
         stage_upper_row<T, N, NC, NR, THREADS>(r, a + m * stride_a, lda, n, lane, active, mine, slots, diag);
     } else {
-        load_row<T, NC>(r, a, m * stride_a + lane, lda, lane, mine, diag);
+        lower_row<T, N, NC, NR, THREADS>(r, a, m * stride_a, lda, n, lane, active, mine, slots, diag);
     }
 
     // Column slot j, element lane: L(lane, j), as posv_reg's factorization
