@@ -12,8 +12,8 @@
 # stages.txt lists each step's start. step_to_end (below) is the same for a
 # command that may take whatever is left and must stop cleanly; record,
 # stop_if_failed, posv_checks, posv_turns, call_report, call_part,
-# suite_and_tune, h200_only, tune_potrf and the tiled_ functions (at the
-# end) are what the calls' scripts share.
+# suite_and_tune, gpumode_suite, h200_only, tune_potrf and the tiled_
+# functions (at the end) are what the calls' scripts share.
 # The kernel cache is build/kcache, kept between calls on a warm machine.
 L=$OUT/logs
 mkdir -p "$L"
@@ -142,8 +142,14 @@ call_part() {
 # vendor arms, then tune_gpumode DTYPE N....
 suite_and_tune() {
 	h200_only
-	step suite 240 "$PWD" "$B/batchlas" bench -suite cholesky-gpumode -arms vendor,vendor:transposed,auto
+	gpumode_suite
 	tune_gpumode "$@"
+}
+
+# gpumode_suite runs the cholesky-gpumode suite whole by $B's CLI, the
+# vendor's arms beside auto (157 s on the H200 in sessions 55 and 67).
+gpumode_suite() {
+	step suite 240 "$PWD" "$B/batchlas" bench -suite cholesky-gpumode -arms vendor,vendor:transposed,auto
 }
 
 # h200_only ends the call's budget (every later step is skipped) unless the
