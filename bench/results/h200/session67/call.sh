@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Session 67's call 3: the landed version (posv_reg and potrs_reg fill Lower rows by lower_row, the float32 potrf
-# rows n = 32, 2048, 4096, 8192 measured in call 1 merged into tuned/) on the GPU. Built here by
+# Session 67's call 3 (not run in session 67: no machine came after calls 1 and 2): the landed version (posv_reg and
+# potrs_reg fill Lower rows by lower_row, the float32 potrf rows n = 32, 2048, 4096, 8192 measured in call 1 merged
+# into tuned/) on the GPU. Built here by
 #   scripts/device-build build/gpu/s67 posv:./internal/gpu/posv                          (this version: CLI, posv.test)
 #   build/gpu/s65 as session66/call.sh has it (at 1e36927, the version before), less its batchlas
 # carry ["build/gpu/s67", "build/gpu/s65"], any card:
