@@ -147,7 +147,7 @@ suite_and_tune() {
 }
 
 # gpumode_suite runs the cholesky-gpumode suite whole by $B's CLI, the
-# vendor's arms beside auto (157 s on the H200 in sessions 55 and 67).
+# vendor's arms beside auto (157–158 s on the H200 in sessions 55 and 67).
 gpumode_suite() {
 	step suite 240 "$PWD" "$B/batchlas" bench -suite cholesky-gpumode -arms vendor,vendor:transposed,auto
 }

@@ -191,15 +191,14 @@ __device__ __forceinline__ void stage_upper_row(T (&r)[NC], const T* __restrict_
 // against 237.3 (lower_row's run). The slots are free again when it
 // returns.
 template <typename T, int N, int NC, int NR, int THREADS>
-__device__ __forceinline__ void stage_lower_row(T (&r)[NC], const T* __restrict__ am, long long lda, int n, int lane,
-                                                bool active, bool mine, T* slots, typename real_of<T>::type& diag) {
+__device__ __forceinline__ void stage_lower_row(T (&r)[NC], const T* __restrict__ am, long long lda, int lane, bool mine,
+                                                T* slots, typename real_of<T>::type& diag) {
     using R = typename real_of<T>::type;
     using S = layout<T, N, NC, NR, THREADS>;
-    const bool copies = active && lane < n; // lane copies A(lane, c) for c ≤ lane
     const T* src = am + lane;
 #pragma unroll 4
     for (int c = 0; c < NC; ++c) {
-        if (copies && c <= lane) copy_async(slots + c * S::slot + lane, src);
+        if (mine && c <= lane) copy_async(slots + c * S::slot + lane, src); // A(lane, c)
         src = opaque(src + lda);
     }
     wait_copies();
@@ -227,13 +226,12 @@ __device__ __forceinline__ void stage_lower_row(T (&r)[NC], const T* __restrict_
 // complex double 1665.8 → 925.1; double n = 8 27.3 / 37.7 / 84.3 →
 // 28.6 / 39.1 / 88.4 and n = 32 379.3 → 385.1 with one (n = 16 88.5 → 85.1).
 template <typename T, int N, int NC, int NR, int THREADS>
-__device__ __forceinline__ void lower_row(T (&r)[NC], const T* __restrict__ a, long long off, long long lda, int n,
-                                          int lane, bool active, bool mine, T* slots,
-                                          typename real_of<T>::type& diag) {
-    if constexpr (sizeof(T) == 8 && sizeof(typename real_of<T>::type) == 8) {
+__device__ __forceinline__ void lower_row(T (&r)[NC], const T* __restrict__ a, long long off, long long lda, int lane,
+                                          bool mine, T* slots, typename real_of<T>::type& diag) {
+    if constexpr (sizeof(T) == 8 && sizeof(typename real_of<T>::type) == 8) { // double
         load_row<T, NC>(r, a, off + lane, lda, lane, mine, diag);
     } else {
-        stage_lower_row<T, N, NC, NR, THREADS>(r, a + off, lda, n, lane, active, mine, slots, diag);
+        stage_lower_row<T, N, NC, NR, THREADS>(r, a + off, lda, lane, mine, slots, diag);
     }
 }
 
@@ -562,7 +560,7 @@ __global__ void posv_reg(T* __restrict__ a, long long lda, long long stride_a, T
     if constexpr (UPPER) {
         stage_upper_row<T, N, NC, NR, THREADS>(r, a + m * stride_a, lda, n, lane, active, mine, slots, stored);
     } else {
-        lower_row<T, N, NC, NR, THREADS>(r, a, m * stride_a, lda, n, lane, active, mine, slots, stored);
+        lower_row<T, N, NC, NR, THREADS>(r, a, m * stride_a, lda, lane, mine, slots, stored);
     }
 
     T* const out = a + opaque(base);
@@ -648,7 +646,7 @@ __global__ void potrs_reg(const T* __restrict__ a, long long lda, long long stri
     if constexpr (UPPER) {
         stage_upper_row<T, N, NC, NR, THREADS>(r, a + m * stride_a, lda, n, lane, active, mine, slots, diag);
     } else {
-        lower_row<T, N, NC, NR, THREADS>(r, a, m * stride_a, lda, n, lane, active, mine, slots, diag);
+        lower_row<T, N, NC, NR, THREADS>(r, a, m * stride_a, lda, lane, mine, slots, diag);
     }
 
     // Column slot j, element lane: L(lane, j), as posv_reg's factorization
