@@ -3,7 +3,8 @@
 # potrs_reg fill Lower rows by lower_row, the float32 potrf rows n = 32, 2048, 4096, 8192 measured in call 1 merged
 # into tuned/) on the GPU. Built here by
 #   scripts/device-build build/gpu/s67 posv:./internal/gpu/posv                          (this version: CLI, posv.test)
-#   build/gpu/s65 as session66/call.sh has it (at 1e36927, the version before), less its batchlas
+#   scripts/device-build build/gpu/s65 -r 1e36927 posv:./internal/gpu/posv             (the version before)
+#   rm build/gpu/s65/batchlas
 # carry ["build/gpu/s67", "build/gpu/s65"], any card:
 #  - s67's posv tests at n ≤ 32 (every type, both triangles, Posv and Potrs) with TestConformance, racecheck on
 #    TestPosv's float32 and complex128 Lower cases at n = 31 and 32 (posv_checks);
