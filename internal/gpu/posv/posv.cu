@@ -116,11 +116,14 @@ template <typename T> struct alignas(16) pack {
 
 // load_row fills lane's row of a Lower matrix or factor: r[c] = A(lane, c)
 // for c ≤ lane < n (the diagonal's real part only); identity elsewhere.
-// diag receives the real diagonal (1 in padding rows). lower_row uses it
-// for double only; Upper goes through stage_upper_row.
-template <typename T, int NC>
-__device__ __forceinline__ void load_row(T (&r)[NC], const T* __restrict__ a, long long base, long long step, int lane,
-                                         bool mine, typename real_of<T>::type& diag) {
+// diag receives the real diagonal (1 in padding rows). lower_row reads A
+// with it for double only, stage_lower_row the slots for the other types;
+// Upper goes through stage_upper_row. Index is long long for A and int
+// for the slots: with long long there too, 96 of the staged kernels took
+// other SASS (NVRTC 13; with int, all keep that of the loop written out).
+template <typename T, int NC, typename Index>
+__device__ __forceinline__ void load_row(T (&r)[NC], const T* __restrict__ a, Index base, Index step, int lane, bool mine,
+                                         typename real_of<T>::type& diag) {
     using R = typename real_of<T>::type;
     diag = R(1);
 #pragma unroll
@@ -182,9 +185,10 @@ __device__ __forceinline__ void stage_upper_row(T (&r)[NC], const T* __restrict_
 
 // stage_lower_row is load_row through the group's column slots: column c
 // of A (rows c..n−1, one per lane, consecutive addresses) goes by cp.async
-// into slot c, and each lane then reads its row across the slots. Every
-// copy is in flight before the one wait, where load_row's loads went out in
-// two rounds behind the first pivot's shuffle. Four columns a trip: fully
+// into slot c, and each lane then reads its row across the slots (load_row
+// with slot c, element lane for A(lane, c)). Every copy is in flight before
+// the one wait, where load_row's loads from A went out in two rounds behind
+// the first pivot's shuffle. Four columns a trip: fully
 // unrolled, ptxas formed every column's address before the first copy
 // (NVRTC 13, n = 32, one right-hand side: float 78 registers against 61 at
 // four a trip, double 136 against 112), and float n = 32 posv took 263.6 µs
@@ -193,7 +197,6 @@ __device__ __forceinline__ void stage_upper_row(T (&r)[NC], const T* __restrict_
 template <typename T, int N, int NC, int NR, int THREADS>
 __device__ __forceinline__ void stage_lower_row(T (&r)[NC], const T* __restrict__ am, long long lda, int lane, bool mine,
                                                 T* slots, typename real_of<T>::type& diag) {
-    using R = typename real_of<T>::type;
     using S = layout<T, N, NC, NR, THREADS>;
     const T* src = am + lane;
 #pragma unroll 4
@@ -203,17 +206,7 @@ __device__ __forceinline__ void stage_lower_row(T (&r)[NC], const T* __restrict_
     }
     wait_copies();
     __syncwarp();
-    diag = R(1);
-#pragma unroll
-    for (int c = 0; c < NC; ++c) {
-        T v = from_real<T>(c == lane ? R(1) : R(0));
-        if (mine && c <= lane) {
-            const T x = slots[c * S::slot + lane]; // A(lane, c)
-            if (c == lane) diag = re(x);
-            v = c == lane ? from_real<T>(re(x)) : x;
-        }
-        r[c] = v;
-    }
+    load_row<T, NC>(r, slots, lane, S::slot, lane, mine, diag); // slot c, element lane: A(lane, c)
     __syncwarp(); // every lane has its row before the slots are written again
 }
 
