@@ -12,8 +12,9 @@
 # stages.txt lists each step's start. step_to_end (below) is the same for a
 # command that may take whatever is left and must stop cleanly; record,
 # stop_if_failed, posv_checks, posv_turns, call_report, call_part,
-# suite_and_tune, gpumode_suite, h200_only, tune_potrf and the tiled_
-# functions (at the end) are what the calls' scripts share.
+# suite_and_tune, gpumode_suite, h200_only, tune_op, tune_potrf,
+# tune_turns and the tiled_ functions (at the end) are what the calls'
+# scripts share.
 # The kernel cache is build/kcache, kept between calls on a warm machine.
 L=$OUT/logs
 mkdir -p "$L"
@@ -112,15 +113,16 @@ posv_turns() {
 
 # call_report prints what a call left (the card, each step's start and
 # status, the tests' verdicts and racecheck's summary, the suite's potrf
-# rows, the tune tables' rows), then packs the logs into $OUT/logs.tgz and
-# removes them: the device returns at most eight files.
+# rows, the rows of the potrf, potrs and posv tables in $L/t-*),
+# then packs the logs into $OUT/logs.tgz and removes them: the device
+# returns at most eight files.
 call_report() {
 	cat "$L/gpu.txt" "$L/stages.txt"
 	grep -H "^rc " "$L"/*.log
 	grep -hsE "RACECHECK SUMMARY|^(--- FAIL|FAIL|ok|PASS)|^--- PASS: Test" "$L/tests.log" "$L/racecheck.log"
 	[ -f "$L/suite.log" ] && grep -E "^\| (potrf|geomean)" "$L/suite.log"
 	local f
-	for f in "$L"/t-*/potrf.*.txt; do
+	for f in "$L"/t-*/{potrf,potrs,posv}.*.txt; do
 		[ -f "$f" ] && grep -E "^[LU] " "$f" | cut -c1-110
 	done
 	tar -C "$OUT" -czf "$OUT/logs.tgz" logs && rm -rf "$L"
@@ -162,13 +164,37 @@ h200_only() {
 	}
 }
 
-# tune_potrf NAME FLAGS... is one `batchlas tune potrf` by $B's CLI to the
-# end of the budget (step_to_end), both triangles, 20 ms × 3 a candidate,
-# its tables and journal in $L/NAME; FLAGS name the type, orders, batches.
+# tune_op NAME LIMIT OP FLAGS... is one `batchlas tune OP` by $B's CLI,
+# 20 ms × 3 a candidate, its tables and journal in $L/NAME, for LIMIT s
+# (step) or, where LIMIT is "end", to the end of the budget (step_to_end);
+# FLAGS name the types, triangles, orders, batches.
+tune_op() {
+	local name=$1 limit=$2 op=$3
+	shift 3
+	set -- "$B/batchlas" tune "$op" --device cuda:0 --time 20ms --count 3 "$@" --out "$L/$name"
+	if [ "$limit" = end ]; then
+		step_to_end "$name" "$PWD" "$@"
+	else
+		step "$name" "$limit" "$PWD" "$@"
+	fi
+}
+
+# tune_potrf NAME FLAGS... is tune_op NAME end potrf in both triangles.
 tune_potrf() {
 	local name=$1
 	shift
-	step_to_end "$name" "$PWD" "$B/batchlas" tune potrf --device cuda:0 --uplo L,U --time 20ms --count 3 "$@" --out "$L/$name"
+	tune_op "$name" end potrf --uplo L,U "$@"
+}
+
+# tune_turns LIMIT OP RUNS FLAGS... is tune_op tp-RUN LIMIT OP FLAGS... by
+# builds in turns: each RUN of RUNS (one word) is BUILD-TURN, the CLI of
+# build/gpu/BUILD. scripts/posv-ab tables native:fused's rows.
+tune_turns() {
+	local limit=$1 op=$2 runs=$3 run
+	shift 3
+	for run in $runs; do
+		B=$PWD/build/gpu/${run%-*} tune_op "tp-$run" "$limit" "$op" "$@"
+	done
 }
 
 # tiled_checks runs, by $B's cholblocked.test, cholblocked's tiled and
