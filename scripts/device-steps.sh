@@ -11,10 +11,10 @@
 # A step with under 15 s left is skipped and says so. $L is the log folder;
 # stages.txt lists each step's start. step_to_end (below) is the same for a
 # command that may take whatever is left and must stop cleanly; record,
-# stop_if_failed, posv_checks, posv_turns, call_report, call_part,
-# suite_and_tune, gpumode_suite, h200_only, tune_op, tune_potrf,
-# tune_turns and the tiled_ functions (at the end) are what the calls'
-# scripts share.
+# stop_if_failed, posv_checks, potrf_checks, posv_turns, call_report,
+# call_part, suite_and_tune, gpumode_suite, h200_only, tune_op,
+# tune_potrf, tune_turns and the tiled_ functions (at the end) are what
+# the calls' scripts share.
 # The kernel cache is build/kcache, kept between calls on a warm machine.
 L=$OUT/logs
 mkdir -p "$L"
@@ -98,6 +98,21 @@ posv_checks() {
 	stop_if_failed tests racecheck
 }
 
+# potrf_checks DIR runs DIR's potrf.test: every test of the package but
+# the timings (TestPotrf and the warp and CTA tiers' tests in every type
+# and both triangles, their failure, conformance and resource tests) for
+# TESTS_LIMIT s (200 by default; session 63's call 4 took 151 s on a warm
+# cache), and racecheck on three of TestPotrf's cases (float32 n = 32 both
+# triangles, complex128 Upper n = 31) for RACE_LIMIT s (120), then ends the
+# call's budget if either failed.
+potrf_checks() {
+	local dir=$1 pkg=$PWD/internal/gpu/potrf
+	step tests "${TESTS_LIMIT:-200}" "$pkg" "$dir/potrf.test" -test.v -test.skip 'Timing$|^TestRegVariants$'
+	step racecheck "${RACE_LIMIT:-120}" "$pkg" /usr/local/cuda/bin/compute-sanitizer --tool racecheck --error-exitcode 9 \
+		"$dir/potrf.test" -test.run 'TestPotrf$/(float32/(Upper|Lower)/n=32|complex128/Upper/n=31)$'
+	stop_if_failed tests racecheck
+}
+
 # posv_turns ROWS FLAGS RUN... times TestPosvTiming's subtests that ROWS (a
 # -test.run expression) matches, with the test flags FLAGS (one word, or ""),
 # by builds in turns: each RUN is BUILD-TURN, build/gpu/BUILD/posv.test
@@ -128,11 +143,11 @@ call_report() {
 	tar -C "$OUT" -czf "$OUT/logs.tgz" logs && rm -rf "$L"
 }
 
-# call_part prints the part a two-part call runs and notes it in
+# call_part [OTHER] prints the part a two-part call runs and notes it in
 # stages.txt: PART if set, else suite on an H200 (the tables under tuned/
-# are its) and posv elsewhere.
+# are its) and OTHER (posv by default) elsewhere.
 call_part() {
-	local part=posv
+	local part=${1:-posv}
 	grep -q H200 "$L/gpu.txt" && part=suite
 	part=${PART:-$part}
 	echo "part $part" >>"$L/stages.txt"
