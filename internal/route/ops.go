@@ -32,8 +32,8 @@ func Builtin() []*Op {
 	}
 	// The factor-and-solve kernels of internal/gpu/posv: register-resident
 	// up to posv.MaxN, then potrf's warp tier for float32 and float64
-	// (posv_warp; for float64 posv_split, factor and solve from one packed
-	// tile, where posv_warp would spill or solves slower, or the
+	// (posv_warp; posv_split, factor and solve from one packed tile, where
+	// posv_warp would spill or solves slower, or, for float64, the
 	// factorization and then potrs_warp, where many right-hand sides solve
 	// faster apart; potrs_warp to n = 64) or posv_cta and potrs_cta.
 	fused := func() []Candidate {

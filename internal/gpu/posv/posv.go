@@ -12,8 +12,8 @@
 // posv_warp's registers would spill; float64 takes the two launches below
 // that too where the right-hand sides are many (solveApart), and
 // potrf.PosvSplit, factor and solve in one launch from a packed tile,
-// where it leads (posvSplit: from n = 57, Upper from 33, Lower 41…48 at
-// many systems).
+// where it leads (posvSplit: float64 from n = 57, Upper from 33, Lower
+// 41…48 at many systems; float32 from 61 at many systems).
 package posv
 
 import (
@@ -314,7 +314,7 @@ func check(o operands) error {
 // read nor written. No matrix affects another.
 // Argument errors return before anything is queued; n > MaxPosvN is an
 // error wrapping core.ErrUnsupported. Above MaxN the work is
-// potrf.PosvSplit's where posvSplit says (float64, in one launch);
+// potrf.PosvSplit's where posvSplit says (in one launch);
 // potrf.PosvWarp's where potrf.CanPosvWarp allows (float32 up to n = 64,
 // float64 up to 56, Upper 48) and solveApart does not, whose factor is
 // bit-identical to potrf.PotrfWarp's; else, where potrf.CanPotrsWarp
@@ -371,13 +371,14 @@ func factorThenSolve[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int,
 	return potrf.PotrsWarp[T](s, uplo, n, nrhs, a, lda, strideA, b, ldb, strideB, count, info)
 }
 
-// posvSplit reports whether Posv takes potrf.PosvSplit (float64: the
+// posvSplit reports whether Posv takes potrf.PosvSplit (the
 // factorization by panels in the warp's packed tile, then the solve from
-// that tile, in one launch): from n = 57, where it replaces potrf_split
-// then potrs_split; Upper from 37, and from 33 at 4,096 systems or more,
-// where posv_warp (through its square tile) or the two launches served;
-// Lower 45…48 from 4,096 systems, and Lower 41…44 there with 4
-// right-hand sides or more, where posv_warp or the two launches served.
+// that tile, in one launch): float64 from n = 57, where it replaces
+// potrf_split then potrs_split; Upper from 37, and from 33 at 4,096
+// systems or more, where posv_warp (through its square tile) or the two
+// launches served; Lower 45…48 from 4,096 systems, and Lower 41…44 there
+// with 4 right-hand sides or more, where posv_warp or the two launches
+// served.
 // [H200] float64, µs, posv_split against what Posv took before, the same
 // bits. 65,536 systems, 1, 4, 8, 16 right-hand sides (lab/fused.py,
 // bench/results/h200/session44/, call 4): Lower n = 64 1620, 1745, 1965,
@@ -406,10 +407,31 @@ func factorThenSolve[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int,
 // and 16 from 16,384 systems, call 5), and Lower 49…56, where posv_warp
 // led with few right-hand sides (n = 52 with 1 at 65,536: 1150 against
 // 1342) and the two launches tied with 16 (1860 against 1865).
+// float32 (session 68) takes it from n = 61 (the bucket NC = 64) at 16,384
+// systems or more, where posv_warp's 158 registers at NC = 64 kept its
+// solve from tri_solve's half-warp chunks (potrf's warp.cu, the split
+// body). [H100] µs, posv_split against posv_warp, one process
+// (TestPosvWarpTiming with split32.patch and split32b.patch,
+// bench/results/h200/session68/, split-lab1 and split-lab2 logs): Lower
+// n = 64 with 1, 4, 16 right-hand sides at 16,384 systems 307.4, 327.8,
+// 407.5 against 329.0, 348.5, 490.6, at 65,536 1158, 1240, 1522 against
+// 1228, 1306, 1846; n = 61 at 16,384 with 1 and 16 301.7 and 403.1
+// against 329.3 and 472.8; Upper n = 61 268.0 and 388.3 against 483.1 and
+// 747.2 (posv_warp's tile: columns not on 16 bytes), n = 64 271.2 and
+// 376.6 against 304.5 and 420.6 (its wide tile). Left to posv_warp: Lower
+// n = 48 to 60 (posv_split 1–16 % slower: n = 57 and 60 at 16,384 with 1
+// and 16 278.0 and 375.2 against 264.5 and 371.5, 285.1 and 385.5 against
+// 269.5 and 383.1), Upper n = 60 with aligned columns (257.6 against
+// 256.8 with 1), and fewer systems, not timed. Upper with unaligned
+// columns below 61, where posv_split led (n = 49 218.2 against 319.7, n =
+// 57 250.6 against 327.5, with 1), waits for a rule that sees the
+// alignment, as posv_warp's launcher does.
 func posvSplit(dt cuda.DType, uplo core.Uplo, n, nrhs, count int) bool {
 	switch {
-	case dt != cuda.Float64 || potrf.CanPosvSplit(dt, n) != nil:
+	case potrf.CanPosvSplit(dt, n) != nil:
 		return false
+	case dt == cuda.Float32:
+		return n >= 61 && count >= 16384
 	case n >= 57 || uplo == core.Upper && n >= 37:
 		return true
 	case n >= 49 || count < 4096:

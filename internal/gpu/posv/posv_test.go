@@ -110,18 +110,19 @@ func TestSolveApart(t *testing.T) {
 }
 
 // TestPosvSplitChoice pins Posv's choice of posv_split to the points
-// posvSplit's comment measured: float64 only; from n = 57 and Upper from
-// 37 at any count; from 4,096 systems Upper 33…36, Lower 45…48, and Lower
-// 41…44 with 4 right-hand sides or more.
+// posvSplit's comment measured: float64 from n = 57 and Upper from 37 at
+// any count; from 4,096 systems Upper 33…36, Lower 45…48, and Lower 41…44
+// with 4 right-hand sides or more; float32 from n = 61 at 16,384 systems.
 func TestPosvSplitChoice(t *testing.T) {
-	const many = 4096
 	for _, c := range []struct {
 		dt          cuda.DType
 		uplo        core.Uplo
 		n, nrhs     int
 		few, enough bool // the choice at many − 1 and at many systems
 	}{
-		{cuda.Float32, core.Lower, 64, 16, false, false}, {cuda.Float32, core.Upper, 48, 1, false, false},
+		{cuda.Float32, core.Lower, 64, 16, false, true}, {cuda.Float32, core.Upper, 61, 1, false, true},
+		{cuda.Float32, core.Lower, 60, 16, false, false}, {cuda.Float32, core.Upper, 57, 1, false, false},
+		{cuda.Float32, core.Lower, 65, 1, false, false}, {cuda.Float32, core.Upper, 33, 16, false, false},
 		{cuda.Complex128, core.Lower, 64, 1, false, false}, {cuda.Float64, core.Lower, 65, 1, false, false},
 		{cuda.Float64, core.Lower, 57, 1, true, true}, {cuda.Float64, core.Upper, 64, 16, true, true},
 		{cuda.Float64, core.Lower, 56, 16, false, false}, {cuda.Float64, core.Lower, 49, 32, false, false},
@@ -132,6 +133,10 @@ func TestPosvSplitChoice(t *testing.T) {
 		{cuda.Float64, core.Lower, 44, 4, false, true}, {cuda.Float64, core.Lower, 41, 16, false, true},
 		{cuda.Float64, core.Lower, 44, 3, false, false}, {cuda.Float64, core.Lower, 40, 16, false, false},
 	} {
+		many := 4096
+		if c.dt == cuda.Float32 {
+			many = 16384
+		}
 		for _, k := range []struct {
 			count int
 			want  bool
@@ -550,60 +555,79 @@ func posvCase[T core.Scalar](t *testing.T, s *cuda.Stream, uplo core.Uplo, n, co
 }
 
 // TestPosvApart checks Posv where it leaves posv_warp at many systems
-// (float64, 16,384): solveApart's two launches (Lower 49 with 9
+// (16,384): for float64 solveApart's two launches (Lower 49 with 9
 // right-hand sides, 56 with 16) and posvSplit's posv_split (Lower 48 with
-// 16 and 1, Lower 44 with 4, Upper 36 and 37 with 8, Upper 45 with 1):
-// the factor, info and X to the bit as potrf.PosvWarp gives them in one
-// kernel, on 16,384 copies of a mixed batch (failing and NaN matrices
-// among them) with lda > n.
+// 16 and 1, Lower 44 with 4, Upper 36 and 37 with 8, Upper 45 with 1), for
+// float32 posv_split (Lower 61 and 64, Upper 61 and 64): the factor, info
+// and X to the bit as potrf.PosvWarp gives them in one kernel, on 16,384
+// copies of a mixed batch (failing and NaN matrices among them) with
+// lda > n.
 // TestPosv's batches are too small to reach these paths.
 func TestPosvApart(t *testing.T) {
 	s := gputest.Stream(t)
-	const count = 16384
-	for _, c := range []struct {
-		uplo    core.Uplo
-		n, nrhs int
-		split   bool // posvSplit's, else solveApart's
-	}{{core.Lower, 48, 16, true}, {core.Lower, 48, 1, true}, {core.Lower, 44, 4, true}, {core.Lower, 49, 9, false},
-		{core.Lower, 56, 16, false}, {core.Upper, 36, 8, true}, {core.Upper, 37, 8, true}, {core.Upper, 45, 1, true}} {
-		t.Run(fmt.Sprintf("%v/n=%d/nrhs=%d", c.uplo, c.n, c.nrhs), func(t *testing.T) {
-			split := posvSplit(cuda.Float64, c.uplo, c.n, c.nrhs, count)
-			if split != c.split || !split && !solveApart(cuda.Float64, c.uplo, c.n, c.nrhs, count) {
-				t.Fatalf("posvSplit %v (want %v), solveApart %v: not the path this case is for", split, c.split,
-					solveApart(cuda.Float64, c.uplo, c.n, c.nrhs, count))
-			}
-			mixed, _ := gputest.MixedBatch[float64](c.n, 157, c.uplo, uint64(c.n))
-			lda := c.n + 3
-			in := oracle.NewStridedLayout[float64](c.n, c.n, count, lda, lda*c.n+1)
-			for b := range count {
-				oracle.Store(in, b, oracle.Load(mixed, b%mixed.Count))
-			}
-			rhs := rhsBatch[float64](c.n, c.nrhs, count, uint64(c.nrhs))
-			sentinel := slices.Repeat([]int32{-7}, count)
-			run := func(solve func(a, b, info cuda.DevicePtr) error) ([]float64, []float64, []int32) {
-				pa, pb, pi := gputest.Upload(t, s, in.Data), gputest.Upload(t, s, rhs.Data), gputest.Upload(t, s, sentinel)
-				if err := solve(pa, pb, pi); err != nil {
-					t.Fatal(err)
-				}
-				return gputest.Download[float64](t, s, pa, len(in.Data)), gputest.Download[float64](t, s, pb, len(rhs.Data)),
-					gputest.Download[int32](t, s, pi, count)
-			}
-			a2, x2, i2 := run(func(a, b, info cuda.DevicePtr) error {
-				return Posv[float64](s, c.uplo, c.n, c.nrhs, a, lda, int64(in.Stride), b, rhs.LD, int64(rhs.Stride), count, info)
-			})
-			a1, x1, i1 := run(func(a, b, info cuda.DevicePtr) error {
-				return potrf.PosvWarp[float64](s, c.uplo, c.n, c.nrhs, a, lda, int64(in.Stride), b, rhs.LD, int64(rhs.Stride), count, info)
-			})
-			if !slices.Equal(i1, i2) || !slices.ContainsFunc(i1, func(v int32) bool { return v != 0 }) {
-				t.Errorf("info differs from posv_warp's, or no matrix failed")
-			}
-			if d := differBy(in, a1, a2, nil, sameOrNaN[float64]); d != "" {
-				t.Errorf("A differs from posv_warp's: %s", d)
-			}
-			if d := differBy(rhs, x1, x2, nil, sameOrNaN[float64]); d != "" {
-				t.Errorf("X differs from posv_warp's: %s", d)
+	for _, c := range []apartCase{
+		{cuda.Float64, core.Lower, 48, 16, true}, {cuda.Float64, core.Lower, 48, 1, true},
+		{cuda.Float64, core.Lower, 44, 4, true}, {cuda.Float64, core.Lower, 49, 9, false},
+		{cuda.Float64, core.Lower, 56, 16, false}, {cuda.Float64, core.Upper, 36, 8, true},
+		{cuda.Float64, core.Upper, 37, 8, true}, {cuda.Float64, core.Upper, 45, 1, true},
+		{cuda.Float32, core.Lower, 61, 16, true}, {cuda.Float32, core.Lower, 64, 1, true},
+		{cuda.Float32, core.Upper, 61, 1, true}, {cuda.Float32, core.Upper, 64, 16, true},
+	} {
+		t.Run(fmt.Sprintf("%v/%v/n=%d/nrhs=%d", c.dt, c.uplo, c.n, c.nrhs), func(t *testing.T) {
+			if c.dt == cuda.Float32 {
+				testPosvApart[float32](t, s, c)
+			} else {
+				testPosvApart[float64](t, s, c)
 			}
 		})
+	}
+}
+
+// apartCase is one of TestPosvApart's cases.
+type apartCase struct {
+	dt      cuda.DType
+	uplo    core.Uplo
+	n, nrhs int
+	split   bool // posvSplit's, else solveApart's
+}
+
+func testPosvApart[T float32 | float64](t *testing.T, s *cuda.Stream, c apartCase) {
+	const count = 16384
+	split := posvSplit(c.dt, c.uplo, c.n, c.nrhs, count)
+	if split != c.split || !split && !solveApart(c.dt, c.uplo, c.n, c.nrhs, count) {
+		t.Fatalf("posvSplit %v (want %v), solveApart %v: not the path this case is for", split, c.split,
+			solveApart(c.dt, c.uplo, c.n, c.nrhs, count))
+	}
+	mixed, _ := gputest.MixedBatch[T](c.n, 157, c.uplo, uint64(c.n))
+	lda := c.n + 3
+	in := oracle.NewStridedLayout[T](c.n, c.n, count, lda, lda*c.n+1)
+	for b := range count {
+		oracle.Store(in, b, oracle.Load(mixed, b%mixed.Count))
+	}
+	rhs := rhsBatch[T](c.n, c.nrhs, count, uint64(c.nrhs))
+	sentinel := slices.Repeat([]int32{-7}, count)
+	run := func(solve func(a, b, info cuda.DevicePtr) error) ([]T, []T, []int32) {
+		pa, pb, pi := gputest.Upload(t, s, in.Data), gputest.Upload(t, s, rhs.Data), gputest.Upload(t, s, sentinel)
+		if err := solve(pa, pb, pi); err != nil {
+			t.Fatal(err)
+		}
+		return gputest.Download[T](t, s, pa, len(in.Data)), gputest.Download[T](t, s, pb, len(rhs.Data)),
+			gputest.Download[int32](t, s, pi, count)
+	}
+	a2, x2, i2 := run(func(a, b, info cuda.DevicePtr) error {
+		return Posv[T](s, c.uplo, c.n, c.nrhs, a, lda, int64(in.Stride), b, rhs.LD, int64(rhs.Stride), count, info)
+	})
+	a1, x1, i1 := run(func(a, b, info cuda.DevicePtr) error {
+		return potrf.PosvWarp[T](s, c.uplo, c.n, c.nrhs, a, lda, int64(in.Stride), b, rhs.LD, int64(rhs.Stride), count, info)
+	})
+	if !slices.Equal(i1, i2) || !slices.ContainsFunc(i1, func(v int32) bool { return v != 0 }) {
+		t.Errorf("info differs from posv_warp's, or no matrix failed")
+	}
+	if d := differBy(in, a1, a2, nil, sameOrNaN[T]); d != "" {
+		t.Errorf("A differs from posv_warp's: %s", d)
+	}
+	if d := differBy(rhs, x1, x2, nil, sameOrNaN[T]); d != "" {
+		t.Errorf("X differs from posv_warp's: %s", d)
 	}
 }
 

@@ -566,11 +566,13 @@ __device__ __forceinline__ void warp_body(T* __restrict__ a, long long lda, long
 }
 
 // The split body: potrf_warp's work for float64 above NC = 56, where
-// warp_body's 32 + NC values a lane spill (warp.go's maxWarp), and
-// potrs_warp's for float64 (every NC). The matrix's lower triangle goes
-// into the warp's packed tile (tri_at: by rows, or by columns for
-// posv_split's Lower, split_rows; 16.6 KB for double at NC = 64, half of
-// warp_tile's square) by cp.async, every copy in flight at once.
+// warp_body's 32 + NC values a lane spill (warp.go's maxWarp),
+// potrs_warp's for float64 (every NC), and posv_split's for float64 and
+// float32 (posv.go's posvSplit says at which orders). The matrix's lower
+// triangle goes into the warp's packed tile (tri_at: by rows, or by
+// columns for posv_split's Lower, split_rows; 16.6 KB for double at
+// NC = 64, half of warp_tile's square) by cp.async, every copy in flight
+// at once.
 // potrf_split factors it there left-looking by panels of 16 columns: for
 // the panel at column c0, lane i takes its rows i and i + 32 of the
 // panel's columns from the tile (32 values; rows i < 32 only while c0 <
@@ -604,7 +606,15 @@ __device__ __forceinline__ void warp_body(T* __restrict__ a, long long lda, long
 // same warp: 184–188 registers) lost to the two launches at 16 right-hand
 // sides (Lower n = 64 4066 against 2962) and won little at one (Upper
 // 1827 against 1923, Lower 2168 against 2040; call 1), so Posv took the
-// two launches; on the panels it wins (posv_split, session 44).
+// two launches; on the panels it wins (posv_split, session 44). For
+// float32 (session 68) the panels take 80–111 registers against
+// posv_warp's 158 at NC = 64 (NVRTC 13), and tri_solve's half-warp
+// chunks, which posv_warp's registers kept from it at NC = 64 (warp_solve):
+// [H100] 16,384 float systems, µs, posv_split against posv_warp, one
+// process (bench/results/h200/session68/, split-lab1 and split-lab2 logs):
+// Lower n = 64 with 1, 4, 16 right-hand sides 307.4, 327.8, 407.5 against
+// 329.0, 348.5, 490.6, Upper n = 61 with 1 and 16 268.0 and 388.3
+// against 483.1 and 747.2.
 
 // tri_at is the offset of L(i, k), i ≥ k, in a warp's packed tile, by
 // rows (row i at i(i + 1)/2) or by columns (column k at k·NC − k(k − 1)/2,
@@ -712,8 +722,8 @@ __device__ __forceinline__ void split_put(const T (&x)[K], T* tile, int r, int c
 // is on lane O + j and the column buffer holds row c0 + k at O + k; with
 // TWO, y holds rows below the panel, which only take the updates. col0
 // and col1 are the warp's two column buffers of 32; fail as in warp_body,
-// counting from column 0.
-template <typename T, int K, bool TWO, int O>
+// counting from column 0; FAST as split_body's.
+template <typename T, int K, bool TWO, int O, bool FAST>
 __device__ __forceinline__ void split_steps(T (&x)[K], T (&y)[K], int lane, int c0, T* col0, T* col1, int& fail) {
     using R = typename real_of<T>::type;
     constexpr int V = 16 / (int)sizeof(T);
@@ -721,8 +731,8 @@ __device__ __forceinline__ void split_steps(T (&x)[K], T (&y)[K], int lane, int 
 #pragma unroll
     for (int j = 0; j < K; ++j) {
         const R d = __shfl_sync(0xffffffffu, re(x[j]), O + j);
-        if (!rsqrt_fast_takes(d) && fail == 0) fail = c0 + j + 1;
-        const R s = fail == 0 ? rsqrt_fast(d) : R(0);
+        if (!(FAST ? rsqrt_fast_takes(d) : d > R(0)) && fail == 0) fail = c0 + j + 1;
+        const R s = fail == 0 ? (FAST ? rsqrt_fast(d) : rsqrt_(d)) : R(0);
         const R diag = isinf(d) ? d : d * s;
         const T lx = lane == O + j ? from_real<T>(diag) : scale(x[j], s);
         x[j] = fail == c0 + j + 1 && lane == O + j ? from_real<T>(d) : lx;
@@ -754,7 +764,7 @@ __device__ __forceinline__ void split_steps(T (&x)[K], T (&y)[K], int lane, int 
 // split_panel factors the columns C0…C0+15 below NC in the tile (the
 // comment above): the lane's rows of the panel from the tile, the products
 // of the finished columns subtracted, the panel's steps, the rows back.
-template <typename T, int NC, bool ROWS, int C0>
+template <typename T, int NC, bool ROWS, int C0, bool FAST>
 __device__ __forceinline__ void split_panel(T* tile, int lane, int n, T* col0, T* col1, int& fail) {
     if constexpr (C0 < NC) {
         constexpr int K = 16;
@@ -783,10 +793,10 @@ __device__ __forceinline__ void split_panel(T* tile, int lane, int n, T* col0, T
             col_j += NC - 1 - j; // from L(0, j)'s place to L(0, j + 1)'s
         }
         if constexpr (TOP) {
-            split_steps<T, K, true, C0>(x, y, lane, C0, col0, col1, fail);
+            split_steps<T, K, true, C0, FAST>(x, y, lane, C0, col0, col1, fail);
         } else {
             T none[K]; // split_steps' second rows, unused without TWO
-            split_steps<T, K, false, C0 - 32>(y, none, lane, C0, col0, col1, fail);
+            split_steps<T, K, false, C0 - 32, FAST>(y, none, lane, C0, col0, col1, fail);
         }
         __syncwarp(); // every lane has read its rows and the panel's before they are rewritten
         if constexpr (TOP) split_put<T, NC, ROWS, K>(x, tile, lane, C0);
@@ -889,13 +899,17 @@ __device__ __forceinline__ void split_body(T* __restrict__ a, long long lda, lon
     T* const col1 = reinterpret_cast<T*>(&column[1][warp][0]);
 
     constexpr bool ROWS = split_rows<UPPER, SOLVE>;
+    // FAST: the pivots take rsqrt_fast, a positive one it refuses going on
+    // in memory (below); float posv_split keeps rsqrt_, as posv_warp does,
+    // since its solve reads L from the tile (for double the two are one).
+    constexpr bool FAST = !SOLVE || sizeof(T) == 8;
     split_fill<T, NC, UPPER, ROWS>(tile, am, lda, n, lane);
     __syncwarp();
     int fail = 0;
-    split_panel<T, NC, ROWS, 0>(tile, lane, n, col0, col1, fail);
-    if (fail == 0) split_panel<T, NC, ROWS, 16>(tile, lane, n, col0, col1, fail); // uniform over the warp
-    if (fail == 0) split_panel<T, NC, ROWS, 32>(tile, lane, n, col0, col1, fail);
-    if (fail == 0) split_panel<T, NC, ROWS, 48>(tile, lane, n, col0, col1, fail);
+    split_panel<T, NC, ROWS, 0, FAST>(tile, lane, n, col0, col1, fail);
+    if (fail == 0) split_panel<T, NC, ROWS, 16, FAST>(tile, lane, n, col0, col1, fail); // uniform over the warp
+    if (fail == 0) split_panel<T, NC, ROWS, 32, FAST>(tile, lane, n, col0, col1, fail);
+    if (fail == 0) split_panel<T, NC, ROWS, 48, FAST>(tile, lane, n, col0, col1, fail);
 
     // L out of the tile: columns before last (every one when fail = 0) and
     // the failing pivot.
@@ -924,7 +938,7 @@ __device__ __forceinline__ void split_body(T* __restrict__ a, long long lda, lon
     // A positive pivot rsqrt_fast refuses (none for double, whose
     // rsqrt_fast takes every positive value) goes on in memory, as in
     // warp_body.
-    if (fail != 0) { // uniform over the warp
+    if (FAST && fail != 0) { // uniform over the warp
         __syncwarp(); // the stored pivot, seen by every lane
         T* const again = a + opaque((long long)blockIdx.x * kWarpTier + threadIdx.x / 32) * stride;
         if (re(again[(long long)(fail - 1) * (lda + 1)]) > R(0))
@@ -934,9 +948,8 @@ __device__ __forceinline__ void split_body(T* __restrict__ a, long long lda, lon
 
     if constexpr (SOLVE) {
         // A matrix finish_in_memory factored has fail = 0 but its tile is
-        // not L: none for double (above), and the tier's types here are
-        // real, so only float could; posv_split is float64's.
-        static_assert(sizeof(T) == 8, "posv_split solves from the tile, which finish_in_memory bypasses");
+        // not L: none here (with SOLVE only double is FAST, and its
+        // rsqrt_fast takes every positive pivot).
         if (fail != 0) return; // uniform over the warp: B is neither read nor written
         tri_solve<T, NC, ROWS>(tile, n, lane, b + m * bstride, ldb, nrhs);
     }

@@ -375,7 +375,8 @@ func CanRunWarp(dtype cuda.DType, n int) error {
 	return checkWarpOrder("potrf_warp", dtype, n, MaxWarpFor(dtype))
 }
 
-// checkWarpOrder is the rule of CanRunWarp and CanPotrsWarp: kernel what
+// checkWarpOrder is the rule of CanRunWarp, CanPotrsWarp and
+// CanPosvSplit: kernel what
 // takes MaxN < n ≤ limit and n = 0, limit being dtype's (0: none).
 func checkWarpOrder(what string, dtype cuda.DType, n, limit int) error {
 	switch {
@@ -571,19 +572,12 @@ func PotrsWarp[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int, a cud
 }
 
 // CanPosvSplit reports whether posv_split solves systems of order n and
-// type dtype (either triangle): nil for float64 with MaxN < n ≤ 64 and for
-// n = 0, or an error wrapping core.ErrUnsupported (another order or type:
-// float32 solves in posv_warp at every order), core.ErrShape or
-// core.ErrArgument.
+// type dtype (either triangle): nil for float32 and float64 with MaxN < n
+// ≤ 64 and for n = 0, or an error wrapping core.ErrUnsupported (another
+// order or type), core.ErrShape or core.ErrArgument. posv.go's posvSplit
+// says where Posv takes it.
 func CanPosvSplit(dtype cuda.DType, n int) error {
-	if err := checkWarpOrder("posv_split", dtype, n, MaxWarpFor(dtype)); err != nil {
-		return err
-	}
-	if dtype != cuda.Float64 {
-		return fmt.Errorf("%w: potrf: posv_split is for float64, not %v (posv_warp solves float32 at every order)",
-			core.ErrUnsupported, dtype)
-	}
-	return nil
+	return checkWarpOrder("posv_split", dtype, n, MaxWarpFor(dtype))
 }
 
 // PosvSplit queues on s posv_split: for count matrices, the factorization
@@ -592,7 +586,9 @@ func CanPosvSplit(dtype cuda.DType, n int) error {
 // tile, X over B, for the matrices that did not fail, with PotrsWarp's
 // steps; a failed matrix's B is neither read nor written. A, info and X
 // are what PotrfWarp followed by PotrsWarp leave, to the bit, in one
-// launch that reads A once. Layouts are PosvWarp's. Calls CanPosvSplit
+// launch that reads A once (float32 only where no positive pivot lies
+// below the smallest normal float: PotrfWarp finishes such a matrix in
+// memory, posv_split factors it as posv_warp does). Layouts are PosvWarp's. Calls CanPosvSplit
 // refuses are errors. It serves posv.Posv, which checks the arguments;
 // this checks A's as PotrfWarp does, and CanPosvSplit's rule. [H200] µs,
 // float64, against the two launches, 65,536 systems with 1 and 16

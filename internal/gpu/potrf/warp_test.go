@@ -66,11 +66,11 @@ func TestWarpArguments(t *testing.T) {
 	}
 	// potrf_warp: Lower, Upper (the tile), Upper (the wide tile: float32);
 	// posv_warp: Lower, Upper tile, aligned Upper;
-	// potrs_warp: Lower, Upper; 8 float32 buckets (36…64); float64:
-	// potrf_warp 8 (36…56, then potrf_split at 60 and 64), posv_warp
-	// Lower 6 and Upper 4 (to 48), potrs_warp 8 (all potrs_split),
-	// posv_split 8 (Lower, Upper).
-	if got, want := len(WarpKernelNames()), (2+3+2)*8+8+2*8+1*6+2*4+2*8+2*8; got != want {
+	// potrs_warp: Lower, Upper; posv_split: Lower, Upper; 8 float32
+	// buckets (36…64); float64: potrf_warp 8 (36…56, then potrf_split at
+	// 60 and 64), posv_warp Lower 6 and Upper 4 (to 48), potrs_warp 8 (all
+	// potrs_split), posv_split 8.
+	if got, want := len(WarpKernelNames()), (2+3+2+2)*8+8+2*8+1*6+2*4+2*8+2*8; got != want {
 		t.Errorf("%d warp kernels, want %d", got, want)
 	}
 	// posv_warp and potrs_warp: the tier's types and orders, either
@@ -98,7 +98,8 @@ func TestWarpArguments(t *testing.T) {
 		{"Potrs float64 n = 65", PotrsWarp[float64](nil, core.Lower, 65, 1, 1<<20, 65, 65*65, 1<<22, 65, 65, 1, 0), core.ErrUnsupported},
 		{"Posv split float64 nil stream", PosvSplit[float64](nil, core.Upper, 64, 1, 1<<20, 64, 64*64, 1<<22, 64, 64, 1, 1<<24), core.ErrArgument},
 		{"Posv split float64 n = 33 nil stream", PosvSplit[float64](nil, core.Lower, 33, 1, 1<<20, 33, 33*33, 1<<22, 33, 33, 1, 1<<24), core.ErrArgument},
-		{"Posv split float32", PosvSplit[float32](nil, core.Lower, 48, 1, 1<<20, 48, 48*48, 1<<22, 48, 48, 1, 1<<24), core.ErrUnsupported},
+		{"Posv split float32 nil stream", PosvSplit[float32](nil, core.Lower, 48, 1, 1<<20, 48, 48*48, 1<<22, 48, 48, 1, 1<<24), core.ErrArgument},
+		{"Posv split float32 n = 65", PosvSplit[float32](nil, core.Upper, 65, 1, 1<<20, 65, 65*65, 1<<22, 65, 65, 1, 1<<24), core.ErrUnsupported},
 		{"Posv split complex128", PosvSplit[complex128](nil, core.Lower, 48, 1, 1<<20, 48, 48*48, 1<<22, 48, 48, 1, 1<<24), core.ErrUnsupported},
 		{"Posv split n = 32", PosvSplit[float64](nil, core.Lower, 32, 1, 1<<20, 32, 1024, 1<<22, 32, 32, 1, 1<<24), core.ErrUnsupported},
 		{"Posv split n = 65", PosvSplit[float64](nil, core.Lower, 65, 1, 1<<20, 65, 65*65, 1<<22, 65, 65, 1, 1<<24), core.ErrUnsupported},
@@ -258,55 +259,60 @@ func posvSplitMax(dt cuda.DType) int {
 // as PotrfWarp followed by PotrsWarp leave them (the factor by warp_body up
 // to NC = 56 and by potrf_split above, whose bits warp.cu says are the
 // same), on TestPotrfWarp's mixed batch (failing and NaN matrices among
-// good ones, lda > n, gaps, the other triangle poisoned), every float64
-// order of the tier, both triangles, right-hand side counts each side of
-// tri_solve's chunks, ldb > n; a failed matrix's B stays as it was.
+// good ones, lda > n, gaps, the other triangle poisoned), every order of
+// the tier in both types, both triangles, right-hand side counts each side
+// of tri_solve's chunks, ldb > n; a failed matrix's B stays as it was.
 func TestPosvSplit(t *testing.T) {
 	s := gputest.Stream(t)
+	t.Run("float32", func(t *testing.T) { testPosvSplit[float32](t, s) })
+	t.Run("float64", func(t *testing.T) { testPosvSplit[float64](t, s) })
+}
+
+func testPosvSplit[T float32 | float64](t *testing.T, s *cuda.Stream) {
 	for _, uplo := range []core.Uplo{core.Lower, core.Upper} {
 		t.Run(uplo.String(), func(t *testing.T) {
-			for _, n := range warpSizes(cuda.Float64) {
-				t.Run(fmt.Sprintf("n=%d", n), func(t *testing.T) { testPosvSplit(t, s, uplo, n) })
+			for _, n := range warpSizes(cuda.DTypeOf[T]()) {
+				t.Run(fmt.Sprintf("n=%d", n), func(t *testing.T) { testPosvSplitOrder[T](t, s, uplo, n) })
 			}
 		})
 	}
 }
 
-func testPosvSplit(t *testing.T, s *cuda.Stream, uplo core.Uplo, n int) {
+func testPosvSplitOrder[T float32 | float64](t *testing.T, s *cuda.Stream, uplo core.Uplo, n int) {
 	const count = 21
-	same := func(x, y float64) bool { return oracle.SameBits(x, y) || math.IsNaN(x) && math.IsNaN(y) }
-	in, _ := gputest.MixedBatch[float64](n, count, uplo, uint64(700*n)+uint64(uplo))
+	same := func(x, y T) bool { return oracle.SameBits(x, y) || math.IsNaN(float64(x)) && math.IsNaN(float64(y)) }
+	in, _ := gputest.MixedBatch[T](n, count, uplo, uint64(700*n)+uint64(uplo))
 	for _, nrhs := range []int{1, 4, 8, 9, 16, 17, 33} {
 		ldb := n + 2
-		rhs := oracle.NewStridedLayout[float64](n, nrhs, count, ldb, ldb*nrhs+3)
+		rhs := oracle.NewStridedLayout[T](n, nrhs, count, ldb, ldb*nrhs+3)
 		rng := rand.New(rand.NewPCG(uint64(n), uint64(nrhs)))
 		for k := range rhs.Data {
-			rhs.Data[k] = 2*rng.Float64() - 1
+			rhs.Data[k] = T(2*rng.Float64() - 1)
 		}
-		run := func(solve func(a, b, info cuda.DevicePtr) error) ([]float64, []float64, []int32) {
+		run := func(solve func(a, b, info cuda.DevicePtr) error) ([]T, []T, []int32) {
 			pa, pb := gputest.Upload(t, s, in.Data), gputest.Upload(t, s, rhs.Data)
 			pi := gputest.Upload(t, s, slices.Repeat([]int32{-7}, count))
 			if err := solve(pa, pb, pi); err != nil {
 				t.Fatalf("nrhs=%d: %v", nrhs, err)
 			}
-			return gputest.Download[float64](t, s, pa, len(in.Data)), gputest.Download[float64](t, s, pb, len(rhs.Data)),
+			return gputest.Download[T](t, s, pa, len(in.Data)), gputest.Download[T](t, s, pb, len(rhs.Data)),
 				gputest.Download[int32](t, s, pi, count)
 		}
 		a1, x1, i1 := run(func(a, b, info cuda.DevicePtr) error {
-			return PosvSplit[float64](s, uplo, n, nrhs, a, in.LD, int64(in.Stride), b, ldb, int64(rhs.Stride), count, info)
+			return PosvSplit[T](s, uplo, n, nrhs, a, in.LD, int64(in.Stride), b, ldb, int64(rhs.Stride), count, info)
 		})
 		a2, x2, i2 := run(func(a, b, info cuda.DevicePtr) error {
-			if err := PotrfWarp[float64](s, uplo, n, a, in.LD, int64(in.Stride), count, info); err != nil {
+			if err := PotrfWarp[T](s, uplo, n, a, in.LD, int64(in.Stride), count, info); err != nil {
 				return err
 			}
-			return PotrsWarp[float64](s, uplo, n, nrhs, a, in.LD, int64(in.Stride), b, ldb, int64(rhs.Stride), count, info)
+			return PotrsWarp[T](s, uplo, n, nrhs, a, in.LD, int64(in.Stride), b, ldb, int64(rhs.Stride), count, info)
 		})
 		if !slices.Equal(i1, i2) || !slices.ContainsFunc(i1, func(v int32) bool { return v != 0 }) {
 			t.Errorf("nrhs=%d: info %v, the two launches' %v (some matrix must fail)", nrhs, i1, i2)
 		}
 		for _, c := range []struct {
 			name      string
-			got, want []float64
+			got, want []T
 		}{{"A", a1, a2}, {"X", x1, x2}} {
 			for k := range c.got {
 				if !same(c.got[k], c.want[k]) {
@@ -498,9 +504,10 @@ func timeWarp[T core.Scalar](t *testing.T, s *cuda.Stream, sv *cuda.Solver, tm *
 }
 
 // TestPosvWarpTiming times posv_warp against posv_cta, the kernel it
-// replaces for float32 Lower, on the same systems in one process (events
-// around one call after an L2 flush, arms interleaved, median of 9), and
-// checks that the two agree on X; run with -v, skipped under -short.
+// replaces for float32 Lower, and posv_split, which takes float32 from
+// n = 61 (posv.go's posvSplit), on the same systems in one process
+// (events around one call after an L2 flush, arms interleaved, median of
+// 9), and checks that they agree on X; run with -v, skipped under -short.
 // posv's TestPosvTiming sets Posv, which takes posv_warp, against the
 // vendor's composition.
 func TestPosvWarpTiming(t *testing.T) {
@@ -537,14 +544,17 @@ func timePosvWarp(t *testing.T, s *cuda.Stream, tm *gputest.Timer, n, nrhs, coun
 	newArm := func(name string) *arm {
 		return &arm{name: name, a: gputest.Alloc(t, s, bytesA), b: gputest.Alloc(t, s, bytesB), info: gputest.Alloc(t, s, 4*int64(count))}
 	}
-	warp, cta := newArm("warp"), newArm("cta")
+	warp, cta, split := newArm("warp"), newArm("cta"), newArm("split")
 	warp.run = func() error {
 		return PosvWarp[float32](s, core.Lower, n, nrhs, warp.a, n, strideA, warp.b, n, strideB, count, warp.info)
 	}
 	cta.run = func() error {
 		return PosvCTA[float32](s, core.Lower, n, nrhs, cta.a, n, strideA, cta.b, n, strideB, count, cta.info)
 	}
-	arms := []*arm{warp, cta}
+	split.run = func() error {
+		return PosvSplit[float32](s, core.Lower, n, nrhs, split.a, n, strideA, split.b, n, strideB, count, split.info)
+	}
+	arms := []*arm{warp, cta, split}
 	timed := make([]gputest.Arm, len(arms))
 	for i, a := range arms {
 		timed[i] = gputest.Arm{Name: a.name, Run: a.run, Prepare: func() error {
@@ -568,16 +578,19 @@ func timePosvWarp(t *testing.T, s *cuda.Stream, tm *gputest.Timer, n, nrhs, coun
 	// cond·eps·‖X‖: SPDBatch's conditions reach about 1600 (100, then
 	// scaled by D in [0.5, 2]), so 1600·6e-8 ≈ 1e-4, well inside 1e-2; a
 	// wrong X misses by its own size.
-	worst, scale := 0.0, 0.0
-	for i, x := range warp.solution {
-		worst = max(worst, math.Abs(float64(x-cta.solution[i])))
-		scale = max(scale, math.Abs(float64(cta.solution[i])))
+	for _, a := range []*arm{warp, split} {
+		worst, scale := 0.0, 0.0
+		for i, x := range a.solution {
+			worst = max(worst, math.Abs(float64(x-cta.solution[i])))
+			scale = max(scale, math.Abs(float64(cta.solution[i])))
+		}
+		if !(worst <= 1e-2*scale) {
+			t.Errorf("n=%d nrhs=%d: X differs between %s and cta by %.3g (largest |X| %.3g)", n, nrhs, a.name, worst, scale)
+		}
 	}
-	if !(worst <= 1e-2*scale) {
-		t.Errorf("n=%d nrhs=%d: X differs between warp and cta by %.3g (largest |X| %.3g)", n, nrhs, worst, scale)
-	}
-	w, c := gputest.Median(warp.times), gputest.Median(cta.times)
-	t.Logf("float32 Lower n=%d nrhs=%d count=%d: warp %.1f µs, cta %.1f µs, cta/warp %.2f×", n, nrhs, count, w, c, c/w)
+	w, c, p := gputest.Median(warp.times), gputest.Median(cta.times), gputest.Median(split.times)
+	t.Logf("float32 Lower n=%d nrhs=%d count=%d: warp %.1f µs, cta %.1f µs, split %.1f µs, cta/warp %.2f×, split/warp %.3f",
+		n, nrhs, count, w, c, p, c/w, p/w)
 }
 
 // TestSplitBytes pins splitBytes to warp.cu's split_pitch: two warps of
