@@ -66,13 +66,15 @@ record() {
 }
 
 # stop_if_failed NAME... ends the call's budget when one of those steps'
-# logs shows a failed test, a panic or an exit status other than 0. Name the
-# checks only: in session 56 a warm-up (a resources test compiling a cold
-# cache) ran out of its time, and a guard over every log stopped the call.
+# logs shows a failed test, a panic, an exit status other than 0 or no test
+# run at all (session 68's call 8 raced nothing: a -test.run pattern with
+# a slash inside its parentheses). Name the checks only: in session 56 a
+# warm-up (a resources test compiling a cold cache) ran out of its time,
+# and a guard over every log stopped the call.
 stop_if_failed() {
 	local name
 	for name in "$@"; do
-		if grep -qE "^(--- FAIL|FAIL)|panic|^rc [1-9]" "$L/$name.log"; then
+		if grep -qE "^(--- FAIL|FAIL)|panic|^rc [1-9]|no tests to run" "$L/$name.log"; then
 			echo "$name failed or ran out: the steps after this are skipped" >>"$L/stages.txt"
 			BUDGET=0
 			return
