@@ -11,10 +11,10 @@
 # A step with under 15 s left is skipped and says so. $L is the log folder;
 # stages.txt lists each step's start. step_to_end (below) is the same for a
 # command that may take whatever is left and must stop cleanly; record,
-# stop_if_failed, posv_checks, potrf_checks, posv_turns, call_report,
-# call_part, suite_and_tune, gpumode_suite, h200_only, tune_op,
-# tune_potrf, tune_turns and the tiled_ functions (at the end) are what
-# the calls' scripts share.
+# stop_if_failed, posv_checks, potrf_checks, potrf_race, posv_turns,
+# call_report, call_part, suite_and_tune, gpumode_suite, h200_only,
+# tune_op, tune_potrf, tune_turns and the tiled_ functions (at the end)
+# are what the calls' scripts share.
 # The kernel cache is build/kcache, kept between calls on a warm machine.
 L=$OUT/logs
 mkdir -p "$L"
@@ -67,8 +67,8 @@ record() {
 
 # stop_if_failed NAME... ends the call's budget when one of those steps'
 # logs shows a failed test, a panic, an exit status other than 0 or no test
-# run at all (session 68's call 8 raced nothing: a -test.run pattern with
-# a slash inside its parentheses). Name the checks only: in session 56 a
+# run at all (session 68's call8.sh raced nothing: a -test.run pattern
+# with a slash inside its parentheses). Name the checks only: in session 56 a
 # warm-up (a resources test compiling a cold cache) ran out of its time,
 # and a guard over every log stopped the call.
 stop_if_failed() {
@@ -104,15 +104,23 @@ posv_checks() {
 # the timings (TestPotrf and the warp and CTA tiers' tests in every type
 # and both triangles, their failure, conformance and resource tests) for
 # TESTS_LIMIT s (200 by default; session 63's call 4 took 151 s on a warm
-# cache), and racecheck on three of TestPotrf's cases (float32 n = 32 both
-# triangles, complex128 Upper n = 31) for RACE_LIMIT s (120), then ends the
-# call's budget if either failed.
+# cache), then potrf_race DIR, then ends the call's budget if either
+# failed.
 potrf_checks() {
-	local dir=$1 pkg=$PWD/internal/gpu/potrf
-	step tests "${TESTS_LIMIT:-200}" "$pkg" "$dir/potrf.test" -test.v -test.skip 'Timing$|^TestRegVariants$'
-	step racecheck "${RACE_LIMIT:-120}" "$pkg" /usr/local/cuda/bin/compute-sanitizer --tool racecheck --error-exitcode 9 \
-		"$dir/potrf.test" -test.run 'TestPotrf$/(float32/(Upper|Lower)/n=32|complex128/Upper/n=31)$'
+	local dir=$1
+	step tests "${TESTS_LIMIT:-200}" "$PWD/internal/gpu/potrf" "$dir/potrf.test" -test.v -test.skip 'Timing$|^TestRegVariants$'
+	potrf_race "$dir"
 	stop_if_failed tests racecheck
+}
+
+# potrf_race DIR runs racecheck on DIR's TestPotrf, its float32 and
+# complex128 cases n = 31 and 32 in both triangles, for RACE_LIMIT s (120).
+# Each level of a -test.run pattern is matched alone: session 63's call 4
+# and session 68's call 4 raced 'TestPotrf$/(float32/(Upper|Lower)/n=32|…)$',
+# which matches no subtest.
+potrf_race() {
+	step racecheck "${RACE_LIMIT:-120}" "$PWD/internal/gpu/potrf" /usr/local/cuda/bin/compute-sanitizer --tool racecheck \
+		--error-exitcode 9 "$1/potrf.test" -test.v -test.run '^TestPotrf$/^(float32|complex128)$/^(Upper|Lower)$/^n=(31|32)$'
 }
 
 # posv_turns ROWS FLAGS RUN... times TestPosvTiming's subtests that ROWS (a

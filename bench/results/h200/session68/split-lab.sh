@@ -6,9 +6,9 @@
 # Under the device's NVRTC 13 here (scripts/kernel-sass) float posv_split takes 80–111 registers (posv_warp<float,
 # 64> 158) and no local memory; no float64 kernel's SASS changes. Built here by
 #   scripts/device-build build/gpu/s68x -p bench/results/h200/session68/split32.patch potrf:./internal/gpu/potrf
-# carry ["build/gpu/s68x"], any card.
+# carry ["build/gpu/s68x"], any card. split-lab2.sh runs it on another build (BUILD).
 . scripts/device-steps.sh
-record "$PWD/build/gpu/s68x"
+record "$PWD/build/gpu/${BUILD:-s68x}"
 step split-timing 300 "$PWD/internal/gpu/potrf" "$B/potrf.test" -test.v -test.run '^TestPosvWarpTiming$'
 grep -h "split/warp\|FAIL\|panic" "$L/split-timing.log"
 call_report

@@ -6,9 +6,4 @@
 # 64> 158) and no local memory; no float64 kernel's SASS changes. Built here by
 #   scripts/device-build build/gpu/s68y -p bench/results/h200/session68/split32b.patch potrf:./internal/gpu/potrf
 # carry ["build/gpu/s68y"], any card.
-. scripts/device-steps.sh
-record "$PWD/build/gpu/s68y"
-step split-timing 300 "$PWD/internal/gpu/potrf" "$B/potrf.test" -test.v -test.run '^TestPosvWarpTiming$'
-grep -h "split/warp\|FAIL\|panic" "$L/split-timing.log"
-call_report
-exit 0
+BUILD=s68y exec bash bench/results/h200/session68/split-lab.sh
