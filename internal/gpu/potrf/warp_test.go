@@ -256,9 +256,9 @@ func posvSplitMax(dt cuda.DType) int {
 }
 
 // TestPosvSplit checks what PosvSplit promises: A, info and X to the bit
-// as PotrfWarp followed by PotrsWarp leave them (the factor by warp_body up
-// to NC = 56 and by potrf_split above, whose bits warp.cu says are the
-// same), on TestPotrfWarp's mixed batch (failing and NaN matrices among
+// as PotrfWarp followed by PotrsWarp leave them (the factor by warp_body,
+// for float64 above NC = 56 by potrf_split, whose bits warp.cu says are
+// the same), on TestPotrfWarp's mixed batch (failing and NaN matrices among
 // good ones, lda > n, gaps, the other triangle poisoned), every order of
 // the tier in both types, both triangles, right-hand side counts each side
 // of tri_solve's chunks, ldb > n; a failed matrix's B stays as it was.
