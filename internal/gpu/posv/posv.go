@@ -419,7 +419,7 @@ func factorThenSolve[T core.Scalar](s *cuda.Stream, uplo core.Uplo, n, nrhs int,
 // against 329.3 and 472.8; Upper n = 61 268.0 and 388.3 against 483.1 and
 // 747.2 (posv_warp's tile: columns not on 16 bytes), n = 64 271.2 and
 // 376.6 against 304.5 and 420.6 (its wide tile). Left to posv_warp: Lower
-// n = 48 to 60 (posv_split 1–16 % slower: n = 57 and 60 at 16,384 with 1
+// n = 48 to 60 (posv_split 0.6–16 % slower: n = 57 and 60 at 16,384 with 1
 // and 16 278.0 and 375.2 against 264.5 and 371.5, 285.1 and 385.5 against
 // 269.5 and 383.1), Upper n = 60 with aligned columns (257.6 against
 // 256.8 with 1), and fewer systems, not timed. Upper with unaligned
