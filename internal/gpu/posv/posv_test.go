@@ -680,8 +680,10 @@ func conformanceSuites[T core.Scalar](t *testing.T, e engine[T], cfg conformance
 var timeComplex = flag.Bool("posv.complex", false, "TestPosvTiming: time complex64 and complex128 as well")
 
 // TestPosvTiming times count = 65536 Lower solves of n = 8, 16, 32 (the
-// register kernels) and 48, 64 (posv_warp for float32, posv_cta for the
-// others) with 1, 4 and 16 right-hand sides, float32 and float64 (and the
+// register kernels) and 48, 64 (potrf's warp tier for the real types:
+// posv_warp, or posv_split where posv.go's posvSplit says, which at this
+// count is float32 n = 64 and float64 both; posv_cta for the complex
+// types) with 1, 4 and 16 right-hand sides, float32 and float64 (and the
 // complex types with -posv.complex), float32 Upper at n = 8, 16, 32, 48, 64
 // and float64 Upper at 32, 48, 56, 64, against the vendor composition on
 // the same data in the same process: cuSOLVER potrfBatched, then
@@ -719,12 +721,12 @@ func TestPosvTiming(t *testing.T) {
 		}
 	}
 	// float32 Upper: posv_reg (n ≤ 32) moves A through its column slots,
-	// posv_warp serves 48 and 64.
+	// posv_warp serves 48, posv_split 64.
 	for _, n := range []int{8, 16, 32, 48, 64} {
 		t.Run(fmt.Sprintf("float32/Upper/n=%d", n), func(t *testing.T) { timePosv[float32](t, tm, core.Upper, n) })
 	}
-	// float64 Upper: posv_reg at 32, posv_warp at 48, potrf_warp and
-	// potrs_warp at 56, potrf_cta and potrs_warp at 64.
+	// float64 Upper: posv_reg at 32, posv_split at 48, 56 and 64 (Upper
+	// from n = 37, posvSplit).
 	for _, n := range []int{32, 48, 56, 64} {
 		t.Run(fmt.Sprintf("float64/Upper/n=%d", n), func(t *testing.T) { timePosv[float64](t, tm, core.Upper, n) })
 	}

@@ -508,8 +508,8 @@ func timeWarp[T core.Scalar](t *testing.T, s *cuda.Stream, sv *cuda.Solver, tm *
 // n = 61 (posv.go's posvSplit), on the same systems in one process
 // (events around one call after an L2 flush, arms interleaved, median of
 // 9), and checks that they agree on X; run with -v, skipped under -short.
-// posv's TestPosvTiming sets Posv, which takes posv_warp, against the
-// vendor's composition.
+// posv's TestPosvTiming sets Posv, which takes one of them (posv.go's
+// posvSplit and CanPosvWarp say which), against the vendor's composition.
 func TestPosvWarpTiming(t *testing.T) {
 	if testing.Short() || !testing.Verbose() {
 		t.Skip("timing: runs only with -test.v and without -test.short")
