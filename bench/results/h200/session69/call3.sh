@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Session 69's call 3, any card: eager pivots (eager.patch: potrf_reg, potrf_warp's warp_body and split_steps,
-# potrf_cta's pivot_scale form the pivot's rsqrt, or divide, before the failure test, so that it is not predicated
-# on it; the same values). Built here by
+# Session 69's call 3, any card: eager pivots (eager.patch: potrf_reg, potrf_cta's pivot_scale and, for float
+# only, potrf_warp's warp_body and split_steps form the pivot's rsqrt, or divide, whatever the failure test gives
+# and select after it, so that it is not predicated on the test; the same values). Built here by
 #   scripts/device-build build/gpu/s69 posv:./internal/gpu/posv potrf:./internal/gpu/potrf cholblocked:./internal/gpu/cholblocked
 #   scripts/device-build build/gpu/s69e -p bench/results/h200/session69/eager.patch posv:./internal/gpu/posv potrf:./internal/gpu/potrf
 # carry ["build/gpu/s69/batchlas", "build/gpu/s69/commit", "build/gpu/s69e"].
@@ -21,7 +21,7 @@ for turn in 1 2; do
 			'$cli' bench potrf -dtype float32 -uplo \$u -n 32 -batch 65536 -arms native:tiny -count 5 -time 50ms
 			'$cli' bench potrf -dtype float32 -uplo \$u -n 64 -batch 65536 -arms native:warp -count 5 -time 50ms
 			'$cli' bench potrf -dtype float32 -uplo \$u -n 128 -batch 4096 -arms native:cta -count 5 -time 50ms
-			'$cli' bench potrf -dtype float64 -uplo \$u -n 64 -batch 16384 -arms native:warp -count 5 -time 50ms
+			'$cli' bench potrf -dtype float32 -uplo \$u -n 48 -batch 65536 -arms native:warp -count 5 -time 50ms
 		done"
 	done
 done
