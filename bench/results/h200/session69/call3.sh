@@ -9,6 +9,8 @@
 #     potrf_cta), then float32 at saturating batches by each tier (both triangles), by s69 (3a2ae52, whose Go and kernel sources are 5aa3538's) and s69e in
 #     turns, two turns each.
 #  2. s69e's potrf tests (every one but the timings), then posv's tests of the orders that reach potrf's kernels.
+# Not run in session 69 (no machine came; README). The commands above rebuild both builds at a later HEAD that
+# the patch applies to (s69 is then that HEAD's kernels).
 . scripts/device-steps.sh
 record "$PWD/build/gpu/s69e"
 cp "$PWD/build/gpu/s69/commit" "$L/commit-s69.txt"
