@@ -6,8 +6,8 @@
 #   scripts/device-build build/gpu/s69e -p bench/results/h200/session69/eager.patch posv:./internal/gpu/posv potrf:./internal/gpu/potrf
 # carry ["build/gpu/s69/batchlas", "build/gpu/s69/commit", "build/gpu/s69e"].
 #  1. The cholesky-gpumode suite's auto arm at n32 b4096, n64 b1024 and n128 b256 (potrf_reg, potrf_warp,
-#     potrf_cta), then float32 at saturating batches by each tier (both triangles), by s69 (3a2ae52, whose Go and kernel sources are 5aa3538's) and s69e in
-#     turns, two turns each.
+#     potrf_cta), then float32 at saturating batches by each tier (both triangles), by s69 and s69e in turns, two
+#     turns each.
 #  2. s69e's potrf tests (every one but the timings), then posv's tests of the orders that reach potrf's kernels.
 # Not run in session 69 (no machine came; README). The commands above rebuild both builds at a later HEAD that
 # the patch applies to (s69 is then that HEAD's kernels).
