@@ -46,6 +46,13 @@
 //    bits the loop would have given. [H200] 65,536 float matrices, Lower:
 //    n = 32 174.7 µs against 193.2 (74 % of copy bandwidth against 67 %),
 //    n = 16 (262,144) 169.0 against 174.1 (session28/, calls 1 and 4).
+//  - The rsqrt is formed whatever the failure test gives (eager_scale): as
+//    fail == 0 ? rsqrt : 0 it was predicated on the test, on the pivot's
+//    chain. [H100] float Upper n = 32, two turns: the suite's 4,096
+//    matrices 17.89, 17.79 → 17.60, 17.65 µs; 65,536 173.9, 173.8 → 171.3,
+//    171.2 (session70/, call 1). A loop with no failure state at all, the
+//    failing pivot found again after it, was 10 % slower there (95
+//    registers against 71; session70/, plain.patch).
 //
 // Failure. info = j+1 for the first pivot that is not > 0 (≤ 0 or NaN); from
 // then on the scale is 0, so the failed matrix stops changing (and one of
@@ -349,7 +356,7 @@ __device__ __forceinline__ void potrf_reg_body(T* __restrict__ a, long long lda,
         // loops cost up to 30 registers (float, NC = 32).
         const R d = __shfl_sync(0xffffffffu, re(r[j]), j, N);
         if (!rsqrt_fast_takes(d) && fail == 0) fail = j + 1;
-        const R s = fail == 0 ? rsqrt_fast(d) : R(0);
+        const R s = eager_scale<true>(d, fail == 0);
         const R diag = isinf(d) ? d : d * s;
         const T l = lane == j ? from_real<T>(diag) : scale(r[j], s);
 

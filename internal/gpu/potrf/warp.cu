@@ -435,7 +435,12 @@ __device__ __forceinline__ void warp_body(T* __restrict__ a, long long lda, long
     // potrf_warp's pivots take rsqrt_fast, and a positive one it refuses
     // stops the loop as a failure would; finish_in_memory (potrf.cu) takes
     // the matrix on from there. posv_warp keeps rsqrt_: its solve reads L
-    // from the registers.
+    // from the registers. The rsqrt stays predicated on the failure test:
+    // formed whatever the test gives (eager_scale, as potrf_reg and
+    // potrf_cta do), the float in-place Upper kernels took 173 to 255
+    // registers (112 to 165) and 65,536 matrices ran 12 % slower at n = 64
+    // and 31 % at n = 48, though 1,024 of n = 64 ran 3.0 % faster ([H100],
+    // bench/results/h200/session70/, call 1).
     constexpr bool kFast = !SOLVE;
     int fail = 0; // j+1 of the first pivot that is not > 0 (kFast: that rsqrt_fast refuses)
 

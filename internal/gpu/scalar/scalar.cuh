@@ -116,6 +116,18 @@ __device__ __forceinline__ double rsqrt_fast(double x) { return rsqrt(x); }
 __device__ __forceinline__ bool rsqrt_fast_takes(float x) { return x >= 1.17549435e-38f; }
 __device__ __forceinline__ bool rsqrt_fast_takes(double x) { return x > 0.0; }
 
+// eager_scale is a pivot's scale: rsqrt(d) (rsqrt_fast where FAST) while
+// ok (no pivot has failed so far), else 0. The rsqrt is formed whatever ok
+// is and selected after: written as ok ? rsqrt(d) : 0, the compiler
+// predicated the MUFU.RSQ on the failure test (its SETP and SEL ahead of
+// it on the pivot's chain). The same values; potrf_reg and potrf_cta take
+// it (session 70's figures at their uses), blocked.cu's factor_step_block
+// does the same by hand (session 58).
+template <bool FAST, typename R> __device__ __forceinline__ R eager_scale(R d, bool ok) {
+    const R rs = FAST ? rsqrt_fast(d) : rsqrt_(d);
+    return ok ? rs : R(0);
+}
+
 // copy_async starts the copy of one element from global to shared memory
 // (cp.async, sm_80 on, through L1; before sm_80 a load and a store);
 // wait_copies returns once every copy the calling thread started has
