@@ -83,7 +83,8 @@ __device__ __forceinline__ double sqrt_(double x) { return sqrt(x); }
 // inverse is formed whatever ok is (eager_scale), off the failure test's
 // chain: [H100] float Upper, n = 128, two turns: the suite's 256 matrices
 // 41.08, 40.96 → 39.01, 39.04 µs; 4,096 matrices 351.7, 351.9 → 341.9,
-// 341.7 (bench/results/h200/session70/, call 1).
+// 341.7 (bench/results/h200/session70/, call 1). The other types' divide,
+// formed likewise, has not been timed.
 template <typename T>
 __device__ __forceinline__ void pivot_scale(typename real_of<T>::type d, bool ok, typename real_of<T>::type& s,
                                             typename real_of<T>::type& diag) {
