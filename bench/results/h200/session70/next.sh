@@ -10,7 +10,9 @@
 #  1. Every card: s71c's CTA tests (TestPotrfCTA, TestPotrfCTAFailures, TestCTAConformance, TestPotrsCTAMatchesWarp)
 #     and racecheck on TestPotrfCTA's float32 cases n = 127, 128 (does racecheck follow mbarriers? a hazard
 #     reported here needs reading before anything else); then native:cta in turns, s71 and s71c: the suite's
-#     n128 b256, float32 n = 128 and 256 at 256 and 4,096 matrices, n = 96 at 4,096, both triangles.
+#     n128 b256, float32 n = 128 and 256 at 256 and 4,096 matrices, n = 96 at 4,096, both triangles; and
+#     Upper n = 64 at 1,024 by native:cta beside native:warp (the suite's n64 b1024 takes the warp tier: does
+#     the CTA tier's two warps a matrix overtake it with the column barriers?).
 #  2. suite (an H200): the cholesky-gpumode suite whole by s71 (HEAD), then s71's auto arm whole by s71c.
 for b in s71 s71c; do tar -C build/gpu -xJf "build/gpu/$b.tar.xz"; done
 . scripts/device-steps.sh
@@ -27,7 +29,8 @@ for turn in 1 2; do
 		step "ab-$b-$turn" 30 "$PWD" "$cli" bench -suite cholesky-gpumode -arms auto -cases 'n=128/batch=256$' -count 5 -time 20ms
 		step "sat-$b-$turn" 60 "$PWD" bash -c "for u in L U; do for nb in 128/256 128/4096 256/256 256/4096 96/4096; do
 			'$cli' bench potrf -dtype float32 -uplo \$u -n \${nb%/*} -batch \${nb#*/} -arms native:cta -count 5 -time 50ms
-		done; done"
+		done; done
+			'$cli' bench potrf -dtype float32 -uplo U -n 64 -batch 1024 -arms native:warp,native:cta -count 5 -time 50ms"
 	done
 done
 grep -H "^| potrf" "$L"/ab-*.log
