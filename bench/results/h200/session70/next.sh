@@ -1,30 +1,38 @@
 #!/usr/bin/env bash
 # Prepared in session 70 for a later session, not run: potrf_cta's column barriers (columns.patch: the float
 # panels' later warps wait on an mbarrier a column instead of a __syncthreads after the whole 16-column diagonal
-# block; session 69's ncu had the suite's n128 b256 kernel stalled at its barriers 3.86 of 7.58 cycles an
-# instruction). Built here at the HEAD the patch applies to by
+# block; columns4.patch: the same with a barrier every 4 columns, kColumnsPerBarrier = 4, 92 registers against
+# 104 and 107). Session 69's ncu had the suite's n128 b256 kernel stalled at its barriers 3.86 of 7.58 cycles an
+# instruction. Built here at the HEAD the patches apply to by
 #   scripts/device-build build/gpu/s71 posv:./internal/gpu/posv potrf:./internal/gpu/potrf cholblocked:./internal/gpu/cholblocked
-#   scripts/device-build build/gpu/s71c -p bench/results/h200/session70/columns.patch posv:./internal/gpu/posv potrf:./internal/gpu/potrf
-#   for b in s71 s71c; do tar -C build/gpu -cJf build/gpu/$b.tar.xz $b; done
-# carry ["build/gpu/s71.tar.xz", "build/gpu/s71c.tar.xz"].
-#  1. Every card: s71c's CTA tests (TestPotrfCTA, TestPotrfCTAFailures, TestCTAConformance, TestPotrsCTAMatchesWarp)
-#     and racecheck on TestPotrfCTA's float32 cases n = 127, 128 (does racecheck follow mbarriers? a hazard
-#     reported here needs reading before anything else); then native:cta in turns, s71 and s71c: the suite's
-#     n128 b256, float32 n = 128 and 256 at 256 and 4,096 matrices, n = 96 at 4,096, both triangles; and
-#     Upper n = 64 at 1,024 by native:cta beside native:warp (the suite's n64 b1024 takes the warp tier: does
-#     the CTA tier's two warps a matrix overtake it with the column barriers?).
-#  2. suite (an H200): the cholesky-gpumode suite whole by s71 (HEAD), then s71's auto arm whole by s71c.
-for b in s71 s71c; do tar -C build/gpu -xJf "build/gpu/$b.tar.xz"; done
+#   scripts/device-build build/gpu/s71c -p bench/results/h200/session70/columns.patch potrf:./internal/gpu/potrf
+#   scripts/device-build build/gpu/s71c4 -p bench/results/h200/session70/columns4.patch potrf:./internal/gpu/potrf
+#   for b in s71 s71c s71c4; do tar -C build/gpu -cJf build/gpu/$b.tar.xz $b; done
+# carry ["build/gpu/s71.tar.xz", "build/gpu/s71c.tar.xz", "build/gpu/s71c4.tar.xz"].
+#  1. On an H200 only: the cholesky-gpumode suite whole by s71 (HEAD: sessions 67, 68 and 70's changes, none
+#     yet in a whole H200 run).
+#  2. Every card: each patched build's CTA tests (TestPotrfCTA, TestPotrfCTAFailures, TestCTAConformance,
+#     TestCTAKernelResources) and racecheck on TestPotrfCTA's float32 cases n = 127, 128 (does racecheck follow
+#     mbarriers? a hazard reported here needs reading before anything else); then native:cta by the three builds
+#     in turns: the suite's n128 b256, float32 n = 128 and 256 at 256 and 4,096 matrices and n = 96 at 4,096, both
+#     triangles, and Upper n = 64 at 1,024 by native:cta beside native:warp (the suite's n64 b1024 takes the
+#     warp tier: does the CTA tier's two warps a matrix overtake it with the barriers?).
+for b in s71 s71c s71c4; do tar -C build/gpu -xJf "build/gpu/$b.tar.xz"; done
 . scripts/device-steps.sh
-record "$PWD/build/gpu/s71c"
-step tests 150 "$PWD/internal/gpu/potrf" "$B/potrf.test" -test.v \
-	-test.run '^(TestPotrfCTA|TestPotrfCTAFailures|TestCTAConformance|TestPotrsCTAMatchesWarp|TestCTAKernelResources)$'
-step racecheck 90 "$PWD/internal/gpu/potrf" /usr/local/cuda/bin/compute-sanitizer --tool racecheck --error-exitcode 9 \
-	"$B/potrf.test" -test.v -test.run '^TestPotrfCTA$/^float32$/^(Upper|Lower)$/^n=(127|128)$'
-stop_if_failed tests racecheck
-grep -hE "^(--- FAIL|FAIL|ok|PASS)|^--- PASS: Test|panic|RACECHECK SUMMARY" "$L/tests.log" "$L/racecheck.log"
+record "$PWD/build/gpu/s71"
+cat "$PWD/build/gpu/s71c/commit" >"$L/commit-s71c.txt"
+cat "$PWD/build/gpu/s71c4/commit" >"$L/commit-s71c4.txt"
+[ "$(call_part other)" = suite ] && gpumode_suite
+for b in s71c s71c4; do
+	step "tests-$b" 100 "$PWD/internal/gpu/potrf" "$PWD/build/gpu/$b/potrf.test" -test.v \
+		-test.run '^(TestPotrfCTA|TestPotrfCTAFailures|TestCTAConformance|TestCTAKernelResources)$'
+	step "racecheck-$b" 60 "$PWD/internal/gpu/potrf" /usr/local/cuda/bin/compute-sanitizer --tool racecheck \
+		--error-exitcode 9 "$PWD/build/gpu/$b/potrf.test" -test.v -test.run '^TestPotrfCTA$/^float32$/^(Upper|Lower)$/^n=(127|128)$'
+	grep -hE "^(--- FAIL|FAIL|ok|PASS)|^--- PASS: Test|panic|RACECHECK SUMMARY" "$L/tests-$b.log" "$L/racecheck-$b.log"
+done
+stop_if_failed tests-s71c racecheck-s71c tests-s71c4 racecheck-s71c4
 for turn in 1 2; do
-	for b in s71 s71c; do
+	for b in s71 s71c s71c4; do
 		cli=$PWD/build/gpu/$b/batchlas
 		step "ab-$b-$turn" 30 "$PWD" "$cli" bench -suite cholesky-gpumode -arms auto -cases 'n=128/batch=256$' -count 5 -time 20ms
 		step "sat-$b-$turn" 60 "$PWD" bash -c "for u in L U; do for nb in 128/256 128/4096 256/256 256/4096 96/4096; do
@@ -35,11 +43,5 @@ for turn in 1 2; do
 done
 grep -H "^| potrf" "$L"/ab-*.log
 grep -HE "^Benchmark" "$L"/sat-*.log
-if [ "$(call_part other)" = suite ]; then
-	B=$PWD/build/gpu/s71
-	gpumode_suite
-	step suite-s71c 120 "$PWD" "$PWD/build/gpu/s71c/batchlas" bench -suite cholesky-gpumode -arms auto
-	grep -E "^\| (potrf|geomean)" "$L/suite-s71c.log"
-fi
 call_report
 exit 0
