@@ -17,7 +17,8 @@
 #     reported here needs reading before anything else); then native:cta by the three builds in turns: the
 #     suite's n128 b256, float32 n = 128 and 256 at 256 and 4,096 matrices and n = 96 at 4,096, both
 #     triangles, and Upper n = 64 at 1,024 by native:cta beside native:warp (the suite's n64 b1024 takes the
-#     warp tier: does the CTA tier's two warps a matrix overtake it with the barriers?).
+#     warp tier: does the CTA tier's two warps a matrix overtake it with the barriers?) and n = 256 at 64 beside
+#     native:tiled:prec=tf32x3 (the suite's n256 b64 takes it).
 for b in s71 s71c s71c4; do tar -C build/gpu -xJf "build/gpu/$b.tar.xz"; done
 . scripts/device-steps.sh
 record "$PWD/build/gpu/s71"
@@ -41,7 +42,8 @@ for turn in 1 2; do
 		step "sat-$b-$turn" 60 "$PWD" bash -c "for u in L U; do for nb in 128/256 128/4096 256/256 256/4096 96/4096; do
 			'$cli' bench potrf -dtype float32 -uplo \$u -n \${nb%/*} -batch \${nb#*/} -arms native:cta -count 5 -time 50ms
 		done; done
-			'$cli' bench potrf -dtype float32 -uplo U -n 64 -batch 1024 -arms native:warp,native:cta -count 5 -time 50ms"
+			'$cli' bench potrf -dtype float32 -uplo U -n 64 -batch 1024 -arms native:warp,native:cta -count 5 -time 50ms
+			'$cli' bench potrf -dtype float32 -uplo U -n 256 -batch 64 -arms native:tiled:prec=tf32x3,native:cta -count 5 -time 50ms"
 	done
 done
 grep -H "^| potrf" "$L"/ab-*.log
