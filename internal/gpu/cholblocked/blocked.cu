@@ -250,8 +250,9 @@ __device__ __forceinline__ void st4(float* p, const float* v) { *reinterpret_cas
 // then on the pivots are 0.
 //
 // EAGER (session 58) computes each rsqrt whatever fail is and selects 0
-// after it, so that the pivot's chain does not wait for the failure test
-// (otherwise ptxas predicates the MUFU.RSQ on it): the same values, a
+// after it (the scalar prelude's eager_scale), so that the pivot's chain
+// does not wait for the failure test (otherwise ptxas predicates the
+// MUFU.RSQ on it): the same values, a
 // shorter chain in warp 0. Through the cholesky-gpumode suite on an H100
 // (bench/results/h200/session58, call 3, the auto arm by both builds in
 // turns, two runs each, µs): n = 512 at 16 matrices 125.3 → 118.2,
@@ -270,13 +271,7 @@ __device__ __forceinline__ void factor_step_block(float (&d)[S][S], float (&rd)[
             fail = c0 + t + 1;
             dfail = dv;
         }
-        float sc;
-        if constexpr (EAGER) {
-            const float rs = rsqrtf(dv);
-            sc = fail == 0 ? rs : 0.0f;
-        } else {
-            sc = fail == 0 ? rsqrtf(dv) : 0.0f;
-        }
+        const float sc = EAGER ? eager_scale<false>(dv, fail == 0) : fail == 0 ? rsqrtf(dv) : 0.0f;
         rd[t] = sc;
 #pragma unroll
         for (int k = t + 1; k < S; ++k) d[k][t] *= sc;

@@ -580,16 +580,16 @@ func CanPosvSplit(dtype cuda.DType, n int) error {
 	return checkWarpOrder("posv_split", dtype, n, MaxWarpFor(dtype))
 }
 
-// PosvSplit queues on s posv_split: for count matrices, the factorization
-// by the split body's panels (float64's potrf_split; A gets PotrfWarp's
-// bits, info its values), then the solve of A·X = B from the same packed
-// tile, X over B, for the matrices that did not fail, with PotrsWarp's
-// steps; a failed matrix's B is neither read nor written. A, info and X
-// are what PotrfWarp followed by PotrsWarp leave, to the bit, in one
-// launch that reads A once (float32 only where no positive pivot lies
-// below the smallest normal float: PotrfWarp finishes such a matrix in
-// memory, posv_split factors it as posv_warp does). Layouts are
-// PosvWarp's. Calls CanPosvSplit refuses are errors. It serves posv.Posv, which checks the arguments;
+// PosvSplit queues on s posv_split: for count matrices, the factorization by
+// the split body's panels (float64's potrf_split; A gets PotrfWarp's bits,
+// info its values), then the solve of A·X = B from the same packed tile, X
+// over B, for the matrices that did not fail, with PotrsWarp's steps; a
+// failed matrix's B is neither read nor written. A, info and X are what
+// PotrfWarp followed by PotrsWarp leave, to the bit, in one launch that
+// reads A once (float32 only where no positive pivot lies below the smallest
+// normal float: PotrfWarp finishes such a matrix in memory, posv_split
+// factors it as posv_warp does). Layouts are PosvWarp's. Calls CanPosvSplit
+// refuses are errors. It serves posv.Posv, which checks the arguments;
 // this checks A's as PotrfWarp does, and CanPosvSplit's rule. [H200] µs,
 // float64, against the two launches, 65,536 systems with 1 and 16
 // right-hand sides (lab/fused.py, bench/results/h200/session44/, call 4):

@@ -120,9 +120,9 @@ __device__ __forceinline__ bool rsqrt_fast_takes(double x) { return x > 0.0; }
 // ok (no pivot has failed so far), else 0. The rsqrt is formed whatever ok
 // is and selected after: written as ok ? rsqrt(d) : 0, the compiler
 // predicated the MUFU.RSQ on the failure test (its SETP and SEL ahead of
-// it on the pivot's chain). The same values; potrf_reg and potrf_cta take
-// it (session 70's figures at their uses), blocked.cu's factor_step_block
-// does the same by hand (session 58).
+// it on the pivot's chain). The same values; blocked.cu's
+// factor_step_block (session 58), potrf_reg and potrf_cta take it (the
+// figures at their uses).
 template <bool FAST, typename R> __device__ __forceinline__ R eager_scale(R d, bool ok) {
     const R rs = FAST ? rsqrt_fast(d) : rsqrt_(d);
     return ok ? rs : R(0);
