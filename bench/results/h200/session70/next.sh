@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Prepared in session 70 for a later session, not run: potrf_cta's column barriers (columns.patch: the float
 # panels' later warps wait on an mbarrier a column instead of a __syncthreads after the whole 16-column diagonal
-# block; columns4.patch: the same with a barrier every 4 columns, kColumnsPerBarrier = 4, 92 registers against
+# block; columns4.patch, on top of it: a barrier every 4 columns, kColumnsPerBarrier = 4, 92 registers against
 # 104 and 107). Session 69's ncu had the suite's n128 b256 kernel stalled at its barriers 3.86 of 7.58 cycles an
 # instruction. Built here at the HEAD the patches apply to by
 #   scripts/device-build build/gpu/s71 posv:./internal/gpu/posv potrf:./internal/gpu/potrf cholblocked:./internal/gpu/cholblocked
 #   scripts/device-build build/gpu/s71c -p bench/results/h200/session70/columns.patch posv:./internal/gpu/posv potrf:./internal/gpu/potrf
-#   scripts/device-build build/gpu/s71c4 -p bench/results/h200/session70/columns4.patch posv:./internal/gpu/posv potrf:./internal/gpu/potrf
+#   scripts/device-build build/gpu/s71c4 -p bench/results/h200/session70/columns.patch -p bench/results/h200/session70/columns4.patch posv:./internal/gpu/posv potrf:./internal/gpu/potrf
 #   for b in s71 s71c s71c4; do tar -C build/gpu -cJf build/gpu/$b.tar.xz $b; done
 # carry ["build/gpu/s71.tar.xz", "build/gpu/s71c.tar.xz", "build/gpu/s71c4.tar.xz"].
 #  1. On an H200 only: the cholesky-gpumode suite whole by s71 (HEAD: sessions 67, 68 and 70's changes, none
