@@ -50,9 +50,11 @@
 //    fail == 0 ? rsqrt : 0 it was predicated on the test, on the pivot's
 //    chain. [H100] float Upper n = 32, two turns: the suite's 4,096
 //    matrices 17.89, 17.79 → 17.60, 17.65 µs; 65,536 173.9, 173.8 → 171.3,
-//    171.2 (session70/, call 1); the other types not timed. A loop with no
-//    failure state at all, the failing pivot found again after it, was
-//    10 % slower there (95 registers against 71; session70/, plain.patch).
+//    171.2 (session70/, call 1). float64 and complex at n = 32, 16,384
+//    matrices, 0.7–4.1 % faster but float64 Lower 3.8 % slower (fewer
+//    instructions and registers; cause not found; session71/, call 2). A
+//    loop with no failure state at all, the failing pivot found again after
+//    it, was 10 % slower (95 registers against 71; session70/, plain.patch).
 //
 // Failure. info = j+1 for the first pivot that is not > 0 (≤ 0 or NaN); from
 // then on the scale is 0, so the failed matrix stops changing (and one of
