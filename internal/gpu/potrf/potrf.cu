@@ -50,9 +50,9 @@
 //    fail == 0 ? rsqrt : 0 it was predicated on the test, on the pivot's
 //    chain. [H100] float Upper n = 32, two turns: the suite's 4,096
 //    matrices 17.89, 17.79 → 17.60, 17.65 µs; 65,536 173.9, 173.8 → 171.3,
-//    171.2 (session70/, call 1). float64 and complex at n = 32, 16,384
-//    matrices, 0.7–4.1 % faster but float64 Lower 3.8 % slower (fewer
-//    instructions and registers; cause not found; session71/, call 2). A
+//    171.2 (session70/, call 1); float64 and complex at n = 32, 16,384
+//    matrices, 0.7–4.1 % faster but float64 Lower, which keeps the
+//    predicated form (eager_pivots below; session71/, calls 2 and 4). A
 //    loop with no failure state at all, the failing pivot found again after
 //    it, was 10 % slower (95 registers against 71; session70/, plain.patch).
 //
@@ -266,6 +266,15 @@ __device__ __noinline__ int finish_in_memory(T* am, long long lda, int n, int j0
     return 0;
 }
 
+// eager_pivots: whether potrf_reg forms each pivot's rsqrt whatever the
+// failure test gives (eager_scale) or, for float64 Lower only, predicated
+// on it as before session 70: eager, float64 Lower at 65,536 matrices was
+// 1.7 and 2.0 % slower at n = 24 and 32 (3.8 % at n = 32 with 16,384) where
+// Upper was 2.2–4.5 % faster at n = 16 to 32 ([H100], session71/, calls 2
+// and 4; the cause not found: fewer instructions and registers eager).
+template <typename T, bool UPPER> struct eager_pivots { static constexpr bool value = true; };
+template <> struct eager_pivots<double, false> { static constexpr bool value = false; };
+
 // N: lanes per matrix (4, 8, 16 or 32); NC: columns held, a multiple of 4
 // with n ≤ NC ≤ N; UPPER: the triangle that holds A; VEC (Upper only): its
 // columns are 16-byte aligned, moved in place (upper_row_load), not
@@ -358,7 +367,7 @@ __device__ __forceinline__ void potrf_reg_body(T* __restrict__ a, long long lda,
         // loops cost up to 30 registers (float, NC = 32).
         const R d = __shfl_sync(0xffffffffu, re(r[j]), j, N);
         if (!rsqrt_fast_takes(d) && fail == 0) fail = j + 1;
-        const R s = eager_scale<true>(d, fail == 0);
+        const R s = eager_pivots<T, UPPER>::value ? eager_scale<true>(d, fail == 0) : fail == 0 ? rsqrt_fast(d) : R(0);
         const R diag = isinf(d) ? d : d * s;
         const T l = lane == j ? from_real<T>(diag) : scale(r[j], s);
 
