@@ -51,7 +51,7 @@
 //    chain. [H100] float Upper n = 32, two turns: the suite's 4,096
 //    matrices 17.89, 17.79 → 17.60, 17.65 µs; 65,536 173.9, 173.8 → 171.3,
 //    171.2 (session70/, call 1); float64 and complex at n = 32, 16,384
-//    matrices, 0.7–4.1 % faster but float64 Lower, which keeps the
+//    matrices, 0.7–4.1 % faster, except float64 Lower, which keeps the
 //    predicated form (eager_pivots below; session71/, calls 2 and 4). A
 //    loop with no failure state at all, the failing pivot found again after
 //    it, was 10 % slower (95 registers against 71; session70/, plain.patch).
@@ -367,7 +367,7 @@ __device__ __forceinline__ void potrf_reg_body(T* __restrict__ a, long long lda,
         // loops cost up to 30 registers (float, NC = 32).
         const R d = __shfl_sync(0xffffffffu, re(r[j]), j, N);
         if (!rsqrt_fast_takes(d) && fail == 0) fail = j + 1;
-        const R s = eager_pivots<T, UPPER>::value ? eager_scale<true>(d, fail == 0) : fail == 0 ? rsqrt_fast(d) : R(0);
+        const R s = eager_pivots<T, UPPER>::value ? eager_scale<true>(d, fail == 0) : (fail == 0 ? rsqrt_fast(d) : R(0));
         const R diag = isinf(d) ? d : d * s;
         const T l = lane == j ? from_real<T>(diag) : scale(r[j], s);
 
