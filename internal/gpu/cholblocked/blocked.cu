@@ -250,7 +250,7 @@ __device__ __forceinline__ void st4(float* p, const float* v) { *reinterpret_cas
 // then on the pivots are 0.
 //
 // EAGER (session 58) computes each rsqrt whatever fail is and selects 0
-// after it (the scalar prelude's eager_scale), so that the pivot's chain
+// after it (the scalar prelude's pivot_rsqrt), so that the pivot's chain
 // does not wait for the failure test (otherwise ptxas predicates the
 // MUFU.RSQ on it): the same values, a
 // shorter chain in warp 0. Through the cholesky-gpumode suite on an H100
@@ -271,7 +271,7 @@ __device__ __forceinline__ void factor_step_block(float (&d)[S][S], float (&rd)[
             fail = c0 + t + 1;
             dfail = dv;
         }
-        const float sc = EAGER ? eager_scale<false>(dv, fail == 0) : fail == 0 ? rsqrtf(dv) : 0.0f;
+        const float sc = pivot_rsqrt<false, EAGER>(dv, fail == 0);
         rd[t] = sc;
 #pragma unroll
         for (int k = t + 1; k < S; ++k) d[k][t] *= sc;

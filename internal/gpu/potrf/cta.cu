@@ -80,7 +80,7 @@ __device__ __forceinline__ float sqrt_(float x) { return sqrtf(x); }
 __device__ __forceinline__ double sqrt_(double x) { return sqrt(x); }
 
 // s = 1/sqrt(d) and diag = sqrt(d) for the pivot d; s = 0 once failed. The
-// inverse is formed whatever ok is (eager_scale), off the failure test's
+// inverse is formed whatever ok is (pivot_rsqrt), off the failure test's
 // chain: [H100] float Upper, n = 128, two turns: the suite's 256 matrices
 // 41.08, 40.96 → 39.01, 39.04 µs; 4,096 matrices 351.7, 351.9 → 341.9,
 // 341.7 (bench/results/h200/session70/, call 1). The other types' divide,
@@ -92,10 +92,10 @@ __device__ __forceinline__ void pivot_scale(typename real_of<T>::type d, bool ok
     using R = typename real_of<T>::type;
     if constexpr (exact_pivot<T>::value) {
         diag = sqrt_(d);
-        const R inv = R(1) / diag; // whatever ok is, as eager_scale's rsqrt
+        const R inv = R(1) / diag; // whatever ok is, as pivot_rsqrt's rsqrt
         s = ok ? inv : R(0);       // d = +Inf: diag Inf, s 0, as LAPACK
     } else {
-        s = eager_scale<false>(d, ok);
+        s = pivot_rsqrt<false>(d, ok);
         diag = isinf(d) ? d : d * s;
     }
 }

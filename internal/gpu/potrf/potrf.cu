@@ -46,7 +46,7 @@
 //    bits the loop would have given. [H200] 65,536 float matrices, Lower:
 //    n = 32 174.7 µs against 193.2 (74 % of copy bandwidth against 67 %),
 //    n = 16 (262,144) 169.0 against 174.1 (session28/, calls 1 and 4).
-//  - The rsqrt is formed whatever the failure test gives (eager_scale): as
+//  - The rsqrt is formed whatever the failure test gives (pivot_rsqrt): as
 //    fail == 0 ? rsqrt : 0 it was predicated on the test, on the pivot's
 //    chain. [H100] float Upper n = 32, two turns: the suite's 4,096
 //    matrices 17.89, 17.79 → 17.60, 17.65 µs; 65,536 173.9, 173.8 → 171.3,
@@ -267,7 +267,7 @@ __device__ __noinline__ int finish_in_memory(T* am, long long lda, int n, int j0
 }
 
 // eager_pivots: whether potrf_reg forms each pivot's rsqrt whatever the
-// failure test gives (eager_scale) or, for float64 Lower only, predicated
+// failure test gives (pivot_rsqrt) or, for float64 Lower only, predicated
 // on it as before session 70: eager, float64 Lower at 65,536 matrices was
 // 1.7 and 2.0 % slower at n = 24 and 32 (3.8 % at n = 32 with 16,384) where
 // Upper was 2.2–4.5 % faster at n = 16 to 32 ([H100], session71/, calls 2
@@ -367,7 +367,7 @@ __device__ __forceinline__ void potrf_reg_body(T* __restrict__ a, long long lda,
         // loops cost up to 30 registers (float, NC = 32).
         const R d = __shfl_sync(0xffffffffu, re(r[j]), j, N);
         if (!rsqrt_fast_takes(d) && fail == 0) fail = j + 1;
-        const R s = eager_pivots<T, UPPER>::value ? eager_scale<true>(d, fail == 0) : (fail == 0 ? rsqrt_fast(d) : R(0));
+        const R s = pivot_rsqrt<true, eager_pivots<T, UPPER>::value>(d, fail == 0);
         const R diag = isinf(d) ? d : d * s;
         const T l = lane == j ? from_real<T>(diag) : scale(r[j], s);
 

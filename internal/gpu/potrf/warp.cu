@@ -436,7 +436,7 @@ __device__ __forceinline__ void warp_body(T* __restrict__ a, long long lda, long
     // stops the loop as a failure would; finish_in_memory (potrf.cu) takes
     // the matrix on from there. posv_warp keeps rsqrt_: its solve reads L
     // from the registers. The rsqrt stays predicated on the failure test:
-    // formed whatever the test gives (eager_scale, as potrf_reg and
+    // formed whatever the test gives (pivot_rsqrt, as potrf_reg and
     // potrf_cta do), the float in-place Upper kernels took 173 to 255
     // registers (112 to 165) and 65,536 matrices ran 12 % slower at n = 64
     // and 31 % at n = 48, though 1,024 of n = 64 ran 3.0 % faster ([H100],

@@ -116,16 +116,20 @@ __device__ __forceinline__ double rsqrt_fast(double x) { return rsqrt(x); }
 __device__ __forceinline__ bool rsqrt_fast_takes(float x) { return x >= 1.17549435e-38f; }
 __device__ __forceinline__ bool rsqrt_fast_takes(double x) { return x > 0.0; }
 
-// eager_scale is a pivot's scale: rsqrt(d) (rsqrt_fast where FAST) while
-// ok (no pivot has failed so far), else 0. The rsqrt is formed whatever ok
-// is and selected after: written as ok ? rsqrt(d) : 0, the compiler
-// predicated the MUFU.RSQ on the failure test (its SETP and SEL ahead of
-// it on the pivot's chain). The same values; blocked.cu's
-// factor_step_block (session 58), potrf_reg and potrf_cta take it (the
-// figures at their uses).
-template <bool FAST, typename R> __device__ __forceinline__ R eager_scale(R d, bool ok) {
-    const R rs = FAST ? rsqrt_fast(d) : rsqrt_(d);
-    return ok ? rs : R(0);
+// pivot_rsqrt is a pivot's scale: rsqrt(d) (rsqrt_fast where FAST) while
+// ok (no pivot has failed so far), else 0. EAGER forms the rsqrt whatever
+// ok is and selects after: written as ok ? rsqrt(d) : 0 (EAGER false), the
+// compiler predicates the MUFU.RSQ on the failure test (its SETP and SEL
+// ahead of it on the pivot's chain). The same values either way;
+// blocked.cu's factor_step_block (session 58), potrf_reg and potrf_cta
+// choose EAGER by kernel (the figures at their uses).
+template <bool FAST, bool EAGER = true, typename R> __device__ __forceinline__ R pivot_rsqrt(R d, bool ok) {
+    if constexpr (EAGER) {
+        const R rs = FAST ? rsqrt_fast(d) : rsqrt_(d);
+        return ok ? rs : R(0);
+    } else {
+        return ok ? (FAST ? rsqrt_fast(d) : rsqrt_(d)) : R(0);
+    }
 }
 
 // copy_async starts the copy of one element from global to shared memory
