@@ -224,9 +224,11 @@ func TestKernelsDump(t *testing.T) {
 	}
 }
 
-// TestKernelModules: every family's modules are non-empty and name each
-// kernel of their source once, and each package's names are its modules
-// flattened, in order.
+// TestKernelModules: every family's modules are non-empty, name each
+// kernel of their source once and only kernels their source defines, and
+// each package's names are its modules flattened, in order. Without a GPU
+// nothing else compiles the names, so a misspelt one would first fail on
+// the device.
 func TestKernelModules(t *testing.T) {
 	seen := map[string]string{} // source and name → family
 	for _, f := range kernelSources {
@@ -244,6 +246,9 @@ func TestKernelModules(t *testing.T) {
 					t.Errorf("%s: %q also in %s", f.name, name, other)
 				}
 				seen[key] = f.name
+				if !definesKernel(f.source.Code, name) {
+					t.Errorf("%s: %q is no __global__ function of %s", f.name, name, f.source.Name)
+				}
 			}
 		}
 	}
@@ -270,6 +275,15 @@ func TestKernelModules(t *testing.T) {
 			t.Errorf("%s flattened: %d names, want %d", c.name, len(got), len(want))
 		}
 	}
+}
+
+// definesKernel reports whether code has a __global__ function of the
+// name's template (what comes before its first '<'), its launch bounds
+// between the return type and the name or not.
+func definesKernel(code, name string) bool {
+	base, _, _ := strings.Cut(name, "<")
+	def := regexp.MustCompile(`__global__\s+void\s+(__launch_bounds__\([^)]*\)\s*)?` + regexp.QuoteMeta(base) + `\s*\(`)
+	return def.MatchString(code)
 }
 
 // TestRouteCommand: route explains a decision without a GPU, for the host
