@@ -12,7 +12,7 @@
 # stages.txt lists each step's start. step_to_end (below) is the same for a
 # command that may take whatever is left and must stop cleanly; record,
 # stop_if_failed, posv_checks, potrf_checks, potrf_race, posv_turns,
-# call_report, call_part, suite_and_tune, gpumode_suite, h200_only,
+# call_report, call_part, suite_and_tune, gpumode_suite, h200_pending, h200_only,
 # tune_op, tune_potrf, tune_turns and the tiled_ functions (at the end)
 # are what the calls' scripts share.
 # The kernel cache is build/kcache, kept between calls on a warm machine.
@@ -279,4 +279,17 @@ tune_gpumode() {
 		tune_potrf "t-$dtype-$n" --dtype "$dtype" --n "$n" \
 			--batch 1,2,4,8,16,64,256,1024,4096,16384,65536 --max-mib 256 --inputs gpumode
 	done
+}
+
+# h200_pending is what no H200 has run since session 67, by $B's CLI: the
+# cholesky-gpumode suite whole (gpumode_suite), then the tuned/ rows that
+# sessions 68 and 70's kernels changed, merged later by scripts/merge-tuned
+# --uplo L: float32 posv n = 64 in both triangles (t-posv64; posv_split
+# since session 68) and Lower potrs n = 8, 16, 32 in float32, complex64 and
+# complex128 (t-potrs, to the end of the budget).
+h200_pending() {
+	gpumode_suite
+	tune_op t-posv64 70 posv --uplo L,U --dtype float32 --n 64 --nrhs 1,4,16 --batch 1024,16384,65536 --max-mib 2048
+	tune_op t-potrs end potrs --uplo L --dtype float32,complex64,complex128 --n 8,16,32 --nrhs 1,4,16 \
+		--max-mib 2048 --batch 1024,16384,65536
 }
