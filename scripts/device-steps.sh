@@ -12,7 +12,7 @@
 # stages.txt lists each step's start. step_to_end (below) is the same for a
 # command that may take whatever is left and must stop cleanly; record,
 # stop_if_failed, posv_checks, potrf_checks, potrf_race, posv_turns,
-# call_report, call_part, suite_and_tune, gpumode_suite, h200_pending, h200_only,
+# cli_turns, call_report, call_part, suite_and_tune, gpumode_suite, h200_pending, h200_only,
 # tune_op, tune_potrf, tune_turns and the tiled_ functions (at the end)
 # are what the calls' scripts share.
 # The kernel cache is build/kcache, kept between calls on a warm machine.
@@ -134,6 +134,21 @@ posv_turns() {
 		# shellcheck disable=SC2086 # flags is one word or none
 		step "timing-$run" 70 "$PWD/internal/gpu/posv" "$PWD/build/gpu/${run%-*}/posv.test" -test.v $flags -test.run "$rows"
 	done
+}
+
+# cli_turns NAME LIMIT BUILDS SCRIPT runs the bash SCRIPT (one word) with
+# $cli the CLI of each build of BUILDS (one word, build/gpu/BUILD) in turns,
+# two turns, each a step NAME-BUILD-TURN of at most LIMIT s, then prints
+# their benchmark lines: an A/B of builds in one call, the turns showing the
+# card's drift.
+cli_turns() {
+	local name=$1 limit=$2 builds=$3 script=$4 turn b
+	for turn in 1 2; do
+		for b in $builds; do
+			step "$name-$b-$turn" "$limit" "$PWD" env cli="$PWD/build/gpu/$b/batchlas" bash -c "$script"
+		done
+	done
+	grep -HE "^Benchmark" "$L/$name"-*.log
 }
 
 # call_report prints what a call left (the card, each step's start and

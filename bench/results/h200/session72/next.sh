@@ -16,15 +16,10 @@ for b in s73 s73w; do [ -d "build/gpu/$b" ] || tar -C build/gpu -xJf "build/gpu/
 . scripts/device-steps.sh
 record "$PWD/build/gpu/s73"
 cat "$PWD/build/gpu/s73w/commit" >"$L/commit-s73w.txt"
-for turn in 1 2; do
-	for b in s73 s73w; do
-		cli=$PWD/build/gpu/$b/batchlas
-		step "posv-$b-$turn" 90 "$PWD" bash -c "for r in 1 4 16; do for m in 16384 65536; do
-			'$cli' bench posv -dtype float32 -uplo L -n 64 -nrhs \$r -batch \$m -arms native:fused -count 5 -time 50ms
-		done; done"
-	done
-done
-grep -HE "^Benchmark" "$L"/posv-*.log
+# shellcheck disable=SC2016 # $cli and $r, $m expand in cli_turns' shell
+cli_turns posv 90 "s73 s73w" 'for r in 1 4 16; do for m in 16384 65536; do
+	"$cli" bench posv -dtype float32 -uplo L -n 64 -nrhs $r -batch $m -arms native:fused -count 5 -time 50ms
+done; done'
 h200_only
 gm=(--dtype float32 --max-mib 4096 --inputs gpumode)
 tune_op t-96 200 potrf --uplo L,U --n 96 --batch 1,2,4,8,16,64,256,1024,4096,16384,65536 "${gm[@]}"
