@@ -12,9 +12,9 @@
 # stages.txt lists each step's start. step_to_end (below) is the same for a
 # command that may take whatever is left and must stop cleanly; record,
 # stop_if_failed, posv_checks, potrf_checks, potrf_race, posv_turns,
-# cli_turns, call_report, call_part, suite_and_tune, gpumode_suite, h200_pending, h200_only,
-# tune_op, tune_potrf, tune_turns and the tiled_ functions (at the end)
-# are what the calls' scripts share.
+# cli_turns, call_report, call_part, suite_and_tune, gpumode_suite,
+# h200_pending, h200_only, tune_op, tune_potrf, tune_turns and the tiled_
+# functions (at the end) are what the calls' scripts share.
 # The kernel cache is build/kcache, kept between calls on a warm machine.
 L=$OUT/logs
 mkdir -p "$L"
@@ -296,12 +296,13 @@ tune_gpumode() {
 	done
 }
 
-# h200_pending is what no H200 has run since session 67, by $B's CLI: the
-# cholesky-gpumode suite whole (gpumode_suite), then the tuned/ rows that
-# sessions 68 and 70's kernels changed, merged later by scripts/merge-tuned
-# --uplo L: float32 posv n = 64 in both triangles (t-posv64; posv_split
-# since session 68) and Lower potrs n = 8, 16, 32 in float32, complex64 and
-# complex128 (t-potrs, to the end of the budget).
+# h200_pending is what no H200 ran between sessions 67 and 72 (session
+# 72's call 1 ran it), by $B's CLI: the cholesky-gpumode suite whole
+# (gpumode_suite), then the tuned/ rows that sessions 67 and 68's kernels
+# changed, merged later by scripts/merge-tuned: float32 posv n = 64 in both
+# triangles (t-posv64; posv_split since session 68) and Lower potrs n = 8,
+# 16, 32 in float32, complex64 and complex128 (t-potrs, Lower forms of
+# potrs_reg since session 67; to the end of the budget).
 h200_pending() {
 	gpumode_suite
 	tune_op t-posv64 70 posv --uplo L,U --dtype float32 --n 64 --nrhs 1,4,16 --batch 1024,16384,65536 --max-mib 2048
