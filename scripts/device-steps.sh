@@ -11,10 +11,11 @@
 # A step with under 15 s left is skipped and says so. $L is the log folder;
 # stages.txt lists each step's start. step_to_end (below) is the same for a
 # command that may take whatever is left and must stop cleanly; record,
-# stop_if_failed, posv_checks, potrf_checks, potrf_race, posv_turns,
-# cli_turns, call_report, call_part, suite_and_tune, gpumode_suite,
-# h200_pending, h200_only, tune_op, tune_potrf, tune_turns and the tiled_
-# functions (at the end) are what the calls' scripts share.
+# stop_if_failed, posv_checks, posv_tests, potrf_checks, potrf_tests,
+# potrf_race, posv_turns, cli_turns, call_report, call_part,
+# suite_and_tune, gpumode_suite, h200_pending, h200_only, tune_op,
+# tune_potrf, tune_turns and the tiled_ functions (at the end) are what the
+# calls' scripts share.
 # The kernel cache is build/kcache, kept between calls on a warm machine.
 L=$OUT/logs
 mkdir -p "$L"
@@ -92,12 +93,18 @@ stop_if_failed() {
 # session 65's call 1 TestKernelResources, which compiles every kernel of
 # the package, took 75.5 s, and TestPosv's cases 45.5 s after it.
 posv_checks() {
-	local dir=$1 uplo=$2 small='([1-9]|[12][0-9]|3[0-2])' pkg=$PWD/internal/gpu/posv
-	step tests "${TESTS_LIMIT:-150}" "$pkg" "$dir/posv.test" -test.v \
-		-test.run "^(TestShape|TestArguments|TestSolveApart|TestConformance${TESTS:+|$TESTS})\$|^TestPosv\$/.*/.*/^n=$small\$"
-	step racecheck "${RACE_LIMIT:-80}" "$pkg" /usr/local/cuda/bin/compute-sanitizer --tool racecheck --error-exitcode 9 \
-		"$dir/posv.test" -test.run "^TestPosv\$/^(float32|complex128)\$/^$uplo\$/^n=(32|31)\$"
+	local dir=$1 uplo=$2
+	posv_tests tests "$dir"
+	step racecheck "${RACE_LIMIT:-80}" "$PWD/internal/gpu/posv" /usr/local/cuda/bin/compute-sanitizer --tool racecheck \
+		--error-exitcode 9 "$dir/posv.test" -test.run "^TestPosv\$/^(float32|complex128)\$/^$uplo\$/^n=(32|31)\$"
 	stop_if_failed tests racecheck
+}
+
+# posv_tests NAME DIR is posv_checks' tests alone, logged as step NAME.
+posv_tests() {
+	local name=$1 dir=$2 small='([1-9]|[12][0-9]|3[0-2])'
+	step "$name" "${TESTS_LIMIT:-150}" "$PWD/internal/gpu/posv" "$dir/posv.test" -test.v \
+		-test.run "^(TestShape|TestArguments|TestSolveApart|TestConformance${TESTS:+|$TESTS})\$|^TestPosv\$/.*/.*/^n=$small\$"
 }
 
 # potrf_checks DIR runs DIR's potrf.test: every test of the package but
@@ -108,9 +115,14 @@ posv_checks() {
 # failed.
 potrf_checks() {
 	local dir=$1
-	step tests "${TESTS_LIMIT:-200}" "$PWD/internal/gpu/potrf" "$dir/potrf.test" -test.v -test.skip 'Timing$|^TestRegVariants$'
+	potrf_tests tests "$dir"
 	potrf_race "$dir"
 	stop_if_failed tests racecheck
+}
+
+# potrf_tests NAME DIR is potrf_checks' tests alone, logged as step NAME.
+potrf_tests() {
+	step "$1" "${TESTS_LIMIT:-200}" "$PWD/internal/gpu/potrf" "$2/potrf.test" -test.v -test.skip 'Timing$|^TestRegVariants$'
 }
 
 # potrf_race DIR runs racecheck on DIR's TestPotrf, its float32 and
@@ -247,8 +259,7 @@ tune_turns() {
 # what a change to chol_tiled must pass before it is timed.
 tiled_checks() {
 	local dir=$PWD/internal/gpu/cholblocked cs=/usr/local/cuda/bin/compute-sanitizer
-	step tests 200 "$dir" "$B/cholblocked.test" -test.v -test.short \
-		-test.run '^(TestKernelResources|TestPotrfTiled|TestConformanceTiled|TestAccuracyTiled|TestPrefixTasks|TestSplitStages|TestConformance)$'
+	tiled_tests tests
 	step race-split-U 60 "$dir" $cs --tool racecheck --error-exitcode 9 "$B/cholblocked.test" \
 		-test.short -test.v -test.run 'TestPotrfTiled/^float32$/^3xTF32$/^Upper$/^n=97$'
 	step race-exact-L 60 "$dir" $cs --tool racecheck --error-exitcode 9 "$B/cholblocked.test" \
@@ -258,6 +269,13 @@ tiled_checks() {
 	step race-occ4 90 "$dir" $cs --tool racecheck --error-exitcode 9 "$B/cholblocked.test" \
 		-test.short -test.v -test.run 'TestPotrfTiled/^float32$/^3xTF32$/^occ=4$/^(Lower|Upper)$/^n=97$'
 	stop_if_failed tests race-split-U race-exact-L race-occ3 race-occ4
+}
+
+# tiled_tests NAME is tiled_checks' tests alone, by $B's cholblocked.test,
+# logged as step NAME.
+tiled_tests() {
+	step "$1" 200 "$PWD/internal/gpu/cholblocked" "$B/cholblocked.test" -test.v -test.short \
+		-test.run '^(TestKernelResources|TestPotrfTiled|TestConformanceTiled|TestAccuracyTiled|TestPrefixTasks|TestSplitStages|TestConformance)$'
 }
 
 # tiled_turns HEAD times the cholesky-gpumode suite's chol_tiled cases and

@@ -6,20 +6,17 @@
 #  - suite (an H200): h200_pending (the suite whole with sessions 67-71's kernels, and the tuned/ re-measures).
 #  - any other card: the tests of the three packages at HEAD, the pivot_rsqrt rename (f6b580d) on a GPU:
 #    potrf's (every test but the timings), posv's at n <= 32 and cholblocked's tiled and resource tests.
+#    (Call 2 ran these as three steps written out here; they became device-steps.sh's potrf_tests, posv_tests
+#    and tiled_tests after it, the same commands and log names.)
 [ -d build/gpu/s72 ] || tar -C build/gpu -xJf build/gpu/s72.tar.xz
 . scripts/device-steps.sh
 record "$PWD/build/gpu/s72"
 case $(call_part checks) in
 suite) h200_pending ;;
 checks)
-	step tests "${TESTS_LIMIT:-200}" "$PWD/internal/gpu/potrf" "$B/potrf.test" -test.v -test.skip 'Timing$|^TestRegVariants$'
-	mv "$L/tests.log" "$L/potrf-tests.log"
-	step tests 150 "$PWD/internal/gpu/posv" "$B/posv.test" -test.v \
-		-test.run '^(TestShape|TestArguments|TestSolveApart|TestConformance)$|^TestPosv$/.*/.*/^n=([1-9]|[12][0-9]|3[0-2])$'
-	mv "$L/tests.log" "$L/posv-tests.log"
-	step tests 200 "$PWD/internal/gpu/cholblocked" "$B/cholblocked.test" -test.v -test.short \
-		-test.run '^(TestKernelResources|TestPotrfTiled|TestConformanceTiled|TestAccuracyTiled|TestPrefixTasks|TestSplitStages|TestConformance)$'
-	mv "$L/tests.log" "$L/cholblocked-tests.log"
+	potrf_tests potrf-tests "$B"
+	posv_tests posv-tests "$B"
+	tiled_tests cholblocked-tests
 	grep -hE "^(--- FAIL|FAIL|ok|PASS)|panic|^rc " "$L"/*-tests.log
 	;;
 esac
