@@ -12,9 +12,6 @@ import (
 
 	"github.com/batchlas/batchlas/internal/bench"
 	"github.com/batchlas/batchlas/internal/cuda"
-	"github.com/batchlas/batchlas/internal/gpu/cholblocked"
-	"github.com/batchlas/batchlas/internal/gpu/posv"
-	"github.com/batchlas/batchlas/internal/gpu/potrf"
 	"github.com/batchlas/batchlas/internal/route"
 )
 
@@ -224,18 +221,23 @@ func TestKernelsDump(t *testing.T) {
 	}
 }
 
-// TestKernelModules: every family's modules are non-empty, name each
-// kernel of their source once and only kernels their source defines, and
-// each package's names are its modules flattened, in order. Without a GPU
-// nothing else compiles the names, so a misspelt one would first fail on
-// the device.
+// TestKernelModules: every family's modules are non-empty and name each
+// kernel of their source once, and only kernels their source defines; and
+// every kernel a source defines is named by some family (cta.cu and
+// warp.cu hold potrf.cu's kernels too, which potrf.cu's family names):
+// kernels and the resource tests compile what the modules list. Without a
+// GPU nothing else compiles the names, so a misspelt or forgotten one
+// would first show on the device.
 func TestKernelModules(t *testing.T) {
-	seen := map[string]string{} // source and name → family
+	seen := map[string]string{}  // source and name → family
+	listed := map[string]bool{}  // the bases of the names listed
+	codes := map[string]string{} // source → its code
 	for _, f := range kernelSources {
 		ms := f.modules()
 		if len(ms) == 0 {
 			t.Errorf("%s: no modules", f.name)
 		}
+		codes[f.source.Name] = f.source.Code
 		for i, m := range ms {
 			if len(m) == 0 {
 				t.Errorf("%s: module %d is empty", f.name, i)
@@ -249,41 +251,42 @@ func TestKernelModules(t *testing.T) {
 				if !definesKernel(f.source.Code, name) {
 					t.Errorf("%s: %q is no __global__ function of %s", f.name, name, f.source.Name)
 				}
+				base, _, _ := strings.Cut(name, "<")
+				listed[base] = true
 			}
 		}
 	}
-	posvCTANames := func() []string {
-		var names []string
-		for dt := cuda.Float32; dt <= cuda.Complex128; dt++ {
-			names = append(names, potrf.PosvCTANames(dt)...)
+	for src, code := range codes {
+		bases := globalKernels(code)
+		if len(bases) == 0 {
+			t.Errorf("%s: no __global__ function found", src)
 		}
-		return names
-	}
-	for _, c := range []struct {
-		name    string
-		modules func() [][]string
-		names   func() []string
-	}{
-		{"potrf.KernelModules", potrf.KernelModules, potrf.KernelNames},
-		{"potrf.CTAKernelModules", potrf.CTAKernelModules, potrf.CTAKernelNames},
-		{"potrf.WarpKernelModules", potrf.WarpKernelModules, potrf.WarpKernelNames},
-		{"potrf.PosvCTAModules", potrf.PosvCTAModules, posvCTANames},
-		{"posv.KernelModules", posv.KernelModules, posv.KernelNames},
-		{"cholblocked.KernelModules", cholblocked.KernelModules, cholblocked.KernelNames},
-	} {
-		if got, want := slices.Concat(c.modules()...), c.names(); !slices.Equal(got, want) {
-			t.Errorf("%s flattened: %d names, want %d", c.name, len(got), len(want))
+		for _, base := range bases {
+			if !listed[base] {
+				t.Errorf("%s defines __global__ %s, which no family lists", src, base)
+			}
 		}
 	}
 }
 
+// kernelHead matches a __global__ function's head up to its name, the
+// launch bounds between the return type and the name or not.
+const kernelHead = `__global__\s+void\s+(?:__launch_bounds__\([^)]*\)\s*)?`
+
 // definesKernel reports whether code has a __global__ function of the
-// name's template (what comes before its first '<'), its launch bounds
-// between the return type and the name or not.
+// name's template (what comes before its first '<').
 func definesKernel(code, name string) bool {
 	base, _, _ := strings.Cut(name, "<")
-	def := regexp.MustCompile(`__global__\s+void\s+(__launch_bounds__\([^)]*\)\s*)?` + regexp.QuoteMeta(base) + `\s*\(`)
-	return def.MatchString(code)
+	return regexp.MustCompile(kernelHead + regexp.QuoteMeta(base) + `\s*\(`).MatchString(code)
+}
+
+// globalKernels lists the names of code's __global__ functions.
+func globalKernels(code string) []string {
+	var names []string
+	for _, m := range regexp.MustCompile(kernelHead+`(\w+)\s*\(`).FindAllStringSubmatch(code, -1) {
+		names = append(names, m[1])
+	}
+	return names
 }
 
 // TestRouteCommand: route explains a decision without a GPU, for the host
