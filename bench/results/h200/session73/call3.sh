@@ -3,12 +3,17 @@
 # 1 to 64, both triangles, on GPU MODE's inputs, by call 1's build s73 (53dab8a). `batchlas route` lists
 # native:tiled:occ=3:prec=tf32x3 (session 59's three-block candidate) "not in the row" in every one of them, and
 # n = 256 at 64, 512 at 16 and 1024 at 4 are cholesky-gpumode cases; for scripts/merge-tuned (--batches per order).
-# carry ["build/gpu/s73.tar.xz"].
+# First the suite's batched mid cases by every native candidate that can run them (the tables have no row at 640 or
+# 60 matrices: the route takes the nearest, n = 512 at 256 and 1024 at 64). carry ["build/gpu/s73.tar.xz"].
 [ -d build/gpu/s73 ] || tar -C build/gpu -xJf build/gpu/s73.tar.xz
 export BUDGET=${BUDGET:-570}
 . scripts/device-steps.sh
 record "$PWD/build/gpu/s73"
 h200_only
+arms=native:tiled,native:tiled:prec=tf32x3,native:tiled:occ=4,native:tiled:occ=4:prec=tf32x3,native:tiled:occ=3:prec=tf32x3
+arms+=,native:blocked,native:blocked:prec=tf32x3,native:blocked:panels=tiled:prec=tf32x3,auto
+step mids 150 "$PWD" "$B/batchlas" bench -suite cholesky-gpumode -cases 'n=(512/batch=640|1024/batch=60|2048/batch=8|4096/batch=2)$' \
+	-arms "$arms" -count 3 -time 100ms
 gm=(--dtype float32 --max-mib 4096 --inputs gpumode)
 tune_op t-256 180 potrf --uplo L,U --n 256 --batch 1,2,4,8,16,64,256,1024 "${gm[@]}"
 tune_op t-512 180 potrf --uplo L,U --n 512 --batch 1,2,4,8,16,64,256 "${gm[@]}"
