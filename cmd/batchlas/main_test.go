@@ -330,6 +330,16 @@ func TestRouteCommand(t *testing.T) {
 		}
 	}
 
+	// A candidate only a pin runs says so, and takes no part in the decision.
+	code, stdout, stderr = runCLI("route", "potrf", "--dtype", "float32", "--n", "4096", "--batch", "1", "--device", "sm_90")
+	if code != exitOK {
+		t.Fatalf("potrf float32 sm_90: exit %d\n%s%s", code, stdout, stderr)
+	}
+	pinnedOnly := regexp.MustCompile(`(?m)^ {4}native:blocked:prec=tf32 +not in the row +can run when pinned \(less accurate`)
+	if !pinnedOnly.MatchString(stdout) {
+		t.Errorf("native:blocked:prec=tf32 not shown as pinned only:\n%s", stdout)
+	}
+
 	// A pin that cannot run the call: the error, exit 1.
 	code, stdout, stderr = runCLI("route", "potrf", "--n", "8", "--batch", "64", "--device", "cpu", "--pin", "vendor")
 	if code != exitFailure || !strings.Contains(stderr, "unsupported") || !strings.Contains(stderr, "cuBLAS and cuSOLVER need a GPU") ||

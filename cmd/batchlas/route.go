@@ -338,6 +338,9 @@ func routeWith(r *route.Router, args []string, stdout, stderr io.Writer) int {
 		can := "can run"
 		if err := c.CanRun(call); err != nil {
 			can = "cannot run: " + err.Error()
+		} else if c.PinnedOnly {
+			// Less accurate than the op's contract: neither auto nor tune weighs it.
+			can = "can run when pinned (less accurate: auto and tune pass it over)"
 		}
 		fmt.Fprintf(tw, "  %s %s\t%s%s\n", mark, c.Name, t, can)
 	}

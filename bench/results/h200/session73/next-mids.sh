@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Session 73, call 3 (H200 only): the float32 potrf rows n = 256 at 1 to 1,024 matrices, 512 at 1 to 256 and 1024 at
-# 1 to 64, both triangles, on GPU MODE's inputs, by call 1's build s73 (53dab8a). `batchlas route` lists
+# Prepared in session 73, not run (no machine came; then loans paused). On an H200 only: the float32 potrf rows n = 256
+# at 1 to 1,024 matrices, 512 at 1 to 256 and 1024 at 1 to 64, both triangles, on GPU MODE's inputs, by the build s73
+# that session72/next.sh makes (its header). `batchlas route` lists
 # native:tiled:occ=3:prec=tf32x3 (session 59's three-block candidate) "not in the row" in every one of them, and
 # n = 256 at 64, 512 at 16 and 1024 at 4 are cholesky-gpumode cases; for scripts/merge-tuned (--batches per order).
 # First the suite's batched mid cases by every native candidate that can run them (the tables have no row at 640 or

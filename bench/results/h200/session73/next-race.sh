@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Session 73, call 2: racecheck on TestPotrf's one case that session 72's calls 4 and 5 did not finish, complex128
-# Upper n = 32 (its 300 s ran out there), alone with 500 s, by a build of the potrf package at 53dab8a (no kernel
-# change since aa20f08, which session 72 checked):
+# Prepared in session 73, not run (no machine came; then loans paused). Racecheck on TestPotrf's one case that
+# session 72's calls 4 and 5 did not finish, complex128 Upper n = 32 (its 300 s ran out there), alone with 540 s, by a
+# build of the potrf package at the HEAD it is run from, on any card:
 #   scripts/device-build build/gpu/s73p potrf:./internal/gpu/potrf; tar -C build/gpu -cJf build/gpu/s73p.tar.xz s73p
-# carry ["build/gpu/s73p.tar.xz"]. The warm machine of call 1 keeps build/kcache.
+# carry ["build/gpu/s73p.tar.xz"]. A warm machine keeps build/kcache from the calls before.
 [ -d build/gpu/s73p ] || tar -C build/gpu -xJf build/gpu/s73p.tar.xz
 export BUDGET=${BUDGET:-560}
 . scripts/device-steps.sh
