@@ -125,16 +125,17 @@ potrf_tests() {
 	step "$1" "${TESTS_LIMIT:-200}" "$PWD/internal/gpu/potrf" "$2/potrf.test" -test.v -test.skip 'Timing$|^TestRegVariants$'
 }
 
-# potrf_race DIR runs racecheck on DIR's TestPotrf, its float32 and
-# complex128 cases n = 31 and 32 in both triangles, for RACE_LIMIT s (120;
-# too few for the complex128 cases: session 72's call 5 on an H200 was cut
-# at 300 s in the last of them, complex128 Upper n = 32).
+# potrf_race DIR [RUN] runs racecheck on DIR's TestPotrf, the subtests the
+# -test.run pattern RUN names (by default its float32 and complex128 cases
+# n = 31 and 32 in both triangles), for RACE_LIMIT s (120; too few for the
+# default's complex128 cases: session 72's call 5 on an H200 was cut at
+# 300 s in the last of them, complex128 Upper n = 32).
 # Each level of a -test.run pattern is matched alone: session 63's call 4
 # and session 68's call 4 raced 'TestPotrf$/(float32/(Upper|Lower)/n=32|…)$',
 # which matches no subtest.
 potrf_race() {
 	step racecheck "${RACE_LIMIT:-120}" "$PWD/internal/gpu/potrf" /usr/local/cuda/bin/compute-sanitizer --tool racecheck \
-		--error-exitcode 9 "$1/potrf.test" -test.v -test.run '^TestPotrf$/^(float32|complex128)$/^(Upper|Lower)$/^n=(31|32)$'
+		--error-exitcode 9 "$1/potrf.test" -test.v -test.run "${2:-^TestPotrf\$/^(float32|complex128)\$/^(Upper|Lower)\$/^n=(31|32)\$}"
 }
 
 # posv_turns ROWS FLAGS RUN... times TestPosvTiming's subtests that ROWS (a
