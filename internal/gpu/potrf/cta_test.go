@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"unsafe"
 
 	"github.com/batchlas/batchlas/internal/conformance"
 	"github.com/batchlas/batchlas/internal/core"
@@ -375,71 +374,10 @@ func TestPotrfCTATiming(t *testing.T) {
 }
 
 func timeCTA[T core.Scalar](t *testing.T, s *cuda.Stream, sv *cuda.Solver, tm *gputest.Timer, uplo core.Uplo, n, count int) {
-	const reps = 9
 	name := fmt.Sprintf("%s %v n=%d count=%d", core.TypeName[T](), uplo, n, count)
-	eps := gputest.MachineEps[T]()
-
 	host := gputest.SPDBatch[T](n, count, 16, false)
-	rng := rand.New(rand.NewPCG(uint64(n), 6)) // which matrices to check
-	bytesPerCall := int64(len(host.Data)) * int64(unsafe.Sizeof(host.Data[0]))
-
-	src := gputest.Upload(t, s, host.Data)
-	native, vendor := gputest.Upload(t, s, host.Data), gputest.Upload(t, s, host.Data)
-	zeros := make([]int32, count)
-	infoN, infoV := gputest.Upload(t, s, zeros), gputest.Upload(t, s, zeros)
-	ptrs, err := cuda.PointerArrayOf[T](s, vendor, count, int64(host.Stride))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ptrs.Free()
-
-	arms := []struct {
-		name string
-		dst  cuda.DevicePtr
-		run  func() error
-	}{
-		{"native", native, func() error { return PotrfCTA[T](s, uplo, n, native, n, int64(n*n), count, infoN) }},
-		{"vendor", vendor, func() error { return cuda.PotrfBatched[T](sv, uplo, n, ptrs.Ptr, n, infoV, count) }},
-	}
-	times := make([][]float64, len(arms))
-	for rep := -1; rep < reps; rep++ { // rep −1 warms up: compiles, creates workspaces
-		order := []int{0, 1}
-		if rep%2 != 0 {
-			order = []int{1, 0}
-		}
-		for _, i := range order {
-			arm := arms[i]
-			if err := cuda.CopyDtoD(s, arm.dst, src, bytesPerCall); err != nil {
-				t.Fatal(err)
-			}
-			us, err := tm.Time(t, arm.run)
-			if err != nil {
-				t.Fatalf("%s: %s: %v", name, arm.name, err)
-			}
-			if rep >= 0 {
-				times[i] = append(times[i], us)
-			}
-		}
-	}
-	med := make([]float64, len(arms))
-	for i := range arms {
-		med[i] = gputest.Median(times[i])
-	}
-
-	// Each arm last factored a fresh copy of src: check both.
-	for k, arm := range arms {
-		info := gputest.Download[int32](t, s, []cuda.DevicePtr{infoN, infoV}[k], count)
-		if i := slices.IndexFunc(info, func(v int32) bool { return v != 0 }); i >= 0 {
-			t.Errorf("%s: %s: info[%d] = %d on a positive definite matrix", name, arm.name, i, info[i])
-		}
-		out := host
-		out.Data = gputest.Download[T](t, s, arm.dst, len(host.Data))
-		for _, b := range []int{0, 1, count / 2, count - 1, rng.IntN(count)} {
-			if r := gputest.Residual1(host, out, b, uplo, host.Rows, eps); !(r <= 20) {
-				t.Errorf("%s: %s: matrix %d: ‖A − L·Lᴴ‖₁ = %.3g·n·eps·‖A‖₁, bound 20", name, arm.name, b, r)
-			}
-		}
-	}
+	native := func(a, info cuda.DevicePtr) error { return PotrfCTA[T](s, uplo, n, a, n, int64(n*n), count, info) }
+	med, bytesPerCall := timeAgainstVendor(t, s, sv, tm, name, host, uplo, native, false)
 	gbs := func(us float64) float64 { return 2 * float64(bytesPerCall) / us / 1e3 }
 	t.Logf("%s: native %8.1f µs (%5.0f GB/s), vendor %8.1f µs, vendor/native %5.2f×",
 		name, med[0], gbs(med[0]), med[1], med[1]/med[0])

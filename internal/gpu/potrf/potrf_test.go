@@ -535,7 +535,6 @@ func TestPotrfTiming(t *testing.T) {
 }
 
 func timePotrf[T core.Scalar](t *testing.T, s *cuda.Stream, sv *cuda.Solver, tm *gputest.Timer, n int) {
-	const reps = 9
 	const uplo = core.Lower
 	// At least 256 MiB of matrices, the saturating batch, and never
 	// fewer than 65,536: 65,536 float32 matrices of order 8 are 16.8 MB,
@@ -544,14 +543,34 @@ func timePotrf[T core.Scalar](t *testing.T, s *cuda.Stream, sv *cuda.Solver, tm 
 	var zero T
 	count := max(65536, (256<<20)/(n*n*int(unsafe.Sizeof(zero))))
 	name := fmt.Sprintf("%s n=%d count=%d", core.TypeName[T](), n, count)
-	eps := gputest.MachineEps[T]()
-
 	host := gputest.SPDBatch[T](n, count, 32, false)
+	native := func(a, info cuda.DevicePtr) error { return Potrf[T](s, uplo, n, a, n, int64(n*n), count, info) }
+	med, bytesPerCall := timeAgainstVendor(t, s, sv, tm, name, host, uplo, native, true)
+	gbs := func(us float64) float64 { return 2 * float64(bytesPerCall) / us / 1e3 }
+	t.Logf("%s: native %8.1f µs (%6.0f GB/s, %3.0f %% of copy), vendor %8.1f µs, vendor/native %5.2f×; copy %6.1f µs (%4.0f GB/s)",
+		name, med[0], gbs(med[0]), 100*med[2]/med[0], med[1], med[1]/med[0], med[2], gbs(med[2]))
+}
+
+// timeAgainstVendor times native, which factors host's matrices in place
+// at a with their info at info, against cuSOLVER's potrfBatched on the same
+// data in the same process: CUDA events around one call, the L2 flushed
+// before each (tm), the arms interleaved with their order alternating, the
+// median of 9 repetitions after one that warms up. withCopy adds a third
+// arm, a device-to-device copy of the batch, as the bandwidth's yardstick.
+// Both factorizations are checked afterwards (info, and the residual of
+// matrices at both ends, the middle and two random ones). It returns the
+// arms' medians in µs (native, vendor, then the copy) and the bytes of the
+// batch.
+func timeAgainstVendor[T core.Scalar](t *testing.T, s *cuda.Stream, sv *cuda.Solver, tm *gputest.Timer, name string,
+	host core.Strided[T], uplo core.Uplo, native func(a, info cuda.DevicePtr) error, withCopy bool) (med []float64, bytesPerCall int64) {
+	const reps = 9
+	count, n := host.Count, host.Rows
+	eps := gputest.MachineEps[T]()
 	rng := rand.New(rand.NewPCG(uint64(n), 6)) // which matrices to check
-	bytesPerCall := int64(len(host.Data)) * int64(unsafe.Sizeof(host.Data[0]))
+	bytesPerCall = int64(len(host.Data)) * int64(unsafe.Sizeof(host.Data[0]))
 
 	src := gputest.Upload(t, s, host.Data)
-	native, vendor := gputest.Upload(t, s, host.Data), gputest.Upload(t, s, host.Data)
+	nat, vendor := gputest.Upload(t, s, host.Data), gputest.Upload(t, s, host.Data)
 	zeros := make([]int32, count)
 	infoN, infoV := gputest.Upload(t, s, zeros), gputest.Upload(t, s, zeros)
 	ptrs, err := cuda.PointerArrayOf[T](s, vendor, count, int64(host.Stride))
@@ -560,20 +579,23 @@ func timePotrf[T core.Scalar](t *testing.T, s *cuda.Stream, sv *cuda.Solver, tm 
 	}
 	defer ptrs.Free()
 
-	arms := []struct {
+	type arm struct {
 		name string
-		dst  cuda.DevicePtr
+		dst  cuda.DevicePtr // the matrices it writes
 		run  func() error
-	}{
-		{"native", native, func() error { return Potrf[T](s, uplo, n, native, n, int64(n*n), count, infoN) }},
+	}
+	arms := []arm{
+		{"native", nat, func() error { return native(nat, infoN) }},
 		{"vendor", vendor, func() error { return cuda.PotrfBatched[T](sv, uplo, n, ptrs.Ptr, n, infoV, count) }},
-		{"copy", native, func() error { return cuda.CopyDtoD(s, native, src, bytesPerCall) }},
+	}
+	if withCopy {
+		arms = append(arms, arm{"copy", nat, func() error { return cuda.CopyDtoD(s, nat, src, bytesPerCall) }})
 	}
 	times := make([][]float64, len(arms))
 	for rep := -1; rep < reps; rep++ { // rep −1 warms up: compiles, creates workspaces
-		order := []int{0, 1, 2}
+		order := []int{0, 1, 2}[:len(arms)]
 		if rep%2 != 0 {
-			order = []int{1, 0, 2}
+			order = []int{1, 0, 2}[:len(arms)]
 		}
 		for _, i := range order {
 			arm := arms[i]
@@ -589,17 +611,19 @@ func timePotrf[T core.Scalar](t *testing.T, s *cuda.Stream, sv *cuda.Solver, tm 
 			}
 		}
 	}
-	med := make([]float64, len(arms))
+	med = make([]float64, len(arms))
 	for i := range arms {
 		med[i] = gputest.Median(times[i])
 	}
 
-	// The copy arm last overwrote native: factor once more to check it.
-	if err := cuda.CopyDtoD(s, native, src, bytesPerCall); err != nil {
-		t.Fatal(err)
-	}
-	if err := arms[0].run(); err != nil {
-		t.Fatal(err)
+	if withCopy {
+		// The copy arm last overwrote native's matrices: factor once more to check them.
+		if err := cuda.CopyDtoD(s, nat, src, bytesPerCall); err != nil {
+			t.Fatal(err)
+		}
+		if err := arms[0].run(); err != nil {
+			t.Fatal(err)
+		}
 	}
 	for k, arm := range arms[:2] {
 		info := gputest.Download[int32](t, s, []cuda.DevicePtr{infoN, infoV}[k], count)
@@ -614,7 +638,5 @@ func timePotrf[T core.Scalar](t *testing.T, s *cuda.Stream, sv *cuda.Solver, tm 
 			}
 		}
 	}
-	gbs := func(us float64) float64 { return 2 * float64(bytesPerCall) / us / 1e3 }
-	t.Logf("%s: native %8.1f µs (%6.0f GB/s, %3.0f %% of copy), vendor %8.1f µs, vendor/native %5.2f×; copy %6.1f µs (%4.0f GB/s)",
-		name, med[0], gbs(med[0]), 100*med[2]/med[0], med[1], med[1]/med[0], med[2], gbs(med[2]))
+	return med, bytesPerCall
 }
