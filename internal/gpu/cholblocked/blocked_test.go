@@ -1369,11 +1369,7 @@ func TestTiming(t *testing.T) {
 	}
 	e := gpu(t)
 	c := e.s.Context()
-	sv, err := cuda.NewSolver(c, e.s)
-	if err != nil {
-		t.Skipf("no cuSOLVER: %v", err)
-	}
-	defer sv.Close()
+	sv := gputest.Solver(t, e.s)
 	double := *dtypeFlag == "float64"
 	if !double && *dtypeFlag != "float32" {
 		t.Fatalf("-blocked.dtype %q: float32 or float64", *dtypeFlag)

@@ -35,6 +35,22 @@ func Stream(t testing.TB) *cuda.Stream {
 	return s
 }
 
+// Solver returns a cuSOLVER handle on s, closed at the end of the test, or
+// skips the test with the reason there is none.
+func Solver(t testing.TB, s *cuda.Stream) *cuda.Solver {
+	t.Helper()
+	sv, err := cuda.NewSolver(s.Context(), s)
+	if err != nil {
+		t.Skipf("no cuSOLVER: %v", err)
+	}
+	t.Cleanup(func() { // before Stream's cleanup destroys s
+		if err := sv.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+	return sv
+}
+
 // Alloc returns bytes of device memory (at least 256), freed at the end of
 // the test once s has drained.
 func Alloc(t testing.TB, s *cuda.Stream, bytes int64) cuda.DevicePtr {

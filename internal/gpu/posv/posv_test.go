@@ -699,13 +699,8 @@ func TestPosvTiming(t *testing.T) {
 		t.Skip("timing: runs only with -test.v and without -test.short")
 	}
 	s := gputest.Stream(t)
-	c := s.Context()
-	sv, err := cuda.NewSolver(c, s)
-	if err != nil {
-		t.Skipf("no cuSOLVER: %v", err)
-	}
-	defer sv.Close()
-	bl, err := cuda.NewBLAS(c, s)
+	sv := gputest.Solver(t, s)
+	bl, err := cuda.NewBLAS(s.Context(), s)
 	if err != nil {
 		t.Skipf("no cuBLAS: %v", err)
 	}

@@ -357,12 +357,7 @@ func TestPotrfCTATiming(t *testing.T) {
 		t.Skip("timing: skipped in -short mode")
 	}
 	s := gputest.Stream(t)
-	c := s.Context()
-	sv, err := cuda.NewSolver(c, s)
-	if err != nil {
-		t.Skipf("no cuSOLVER: %v", err)
-	}
-	defer sv.Close()
+	sv := gputest.Solver(t, s)
 	tm := gputest.NewTimer(t, s)
 	for _, tc := range []struct{ n, count int }{{64, 1024}, {65, 1024}, {128, 256}, {129, 256}, {256, 64}, {255, 64}} {
 		timeCTA[float32](t, s, sv, tm, core.Lower, tc.n, tc.count)

@@ -521,12 +521,7 @@ func TestPotrfTiming(t *testing.T) {
 		t.Skip("timing: skipped in -short mode")
 	}
 	s := gputest.Stream(t)
-	c := s.Context()
-	sv, err := cuda.NewSolver(c, s)
-	if err != nil {
-		t.Skipf("no cuSOLVER: %v", err)
-	}
-	defer sv.Close()
+	sv := gputest.Solver(t, s)
 	tm := gputest.NewTimer(t, s)
 	for _, n := range []int{8, 16, 32} {
 		timePotrf[float32](t, s, sv, tm, n)

@@ -422,11 +422,7 @@ func TestPotrfWarpTiming(t *testing.T) {
 		t.Skip("timing: runs only with -test.v and without -test.short")
 	}
 	s := gputest.Stream(t)
-	sv, err := cuda.NewSolver(s.Context(), s)
-	if err != nil {
-		t.Skipf("no cuSOLVER: %v", err)
-	}
-	defer sv.Close()
+	sv := gputest.Solver(t, s)
 	tm := gputest.NewTimer(t, s)
 	for _, tc := range []struct{ n, count int }{{33, 65536}, {36, 65536}, {40, 65536}, {44, 65536}, {48, 65536}, {52, 65536},
 		{56, 65536}, {60, 65536}, {64, 1024}, {64, 65536}} {
