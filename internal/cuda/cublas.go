@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
-	"unsafe"
 
 	"github.com/batchlas/batchlas/internal/core"
 )
@@ -224,25 +223,13 @@ func GemmStridedBatched[T core.Scalar](b *BLAS, transA, transB core.Transpose, m
 	if err != nil {
 		return err
 	}
-	ta, err := opCode(transA)
-	if err != nil {
+	ta, tb, empty, err := gemmCodes(name, transA, transB, m, n, k, lda, ldb, ldc, count)
+	if err != nil || empty {
 		return err
-	}
-	tb, err := opCode(transB)
-	if err != nil {
-		return err
-	}
-	if err := checkDims(name, "m,n,k,lda,ldb,ldc,count", m, n, k, lda, ldb, ldc, count); err != nil {
-		return err
-	}
-	if m == 0 || n == 0 || count == 0 {
-		return nil
 	}
 	var pin runtime.Pinner
 	defer pin.Unpin()
-	scalars := &[2]T{alpha, beta}
-	pin.Pin(scalars)
-	pa, pb := uintptr(unsafe.Pointer(&scalars[0])), uintptr(unsafe.Pointer(&scalars[1]))
+	pa, pb := pinPair(&pin, alpha, beta)
 	return b.do(func() error {
 		return blasErr(s.name, call(s.addr, b.handle, ta, tb,
 			uintptr(m), uintptr(n), uintptr(k),
@@ -251,6 +238,22 @@ func GemmStridedBatched[T core.Scalar](b *BLAS, transA, transB core.Transpose, m
 			pb, uintptr(c), uintptr(ldc), uintptr(strideC),
 			uintptr(count)))
 	})
+}
+
+// gemmCodes checks a strided batched product's operations and sizes for
+// routine name and returns cuBLAS's codes for the operations; empty is true
+// where there is nothing to compute (m, n or count 0).
+func gemmCodes(name string, transA, transB core.Transpose, m, n, k, lda, ldb, ldc, count int) (ta, tb uintptr, empty bool, err error) {
+	if ta, err = opCode(transA); err != nil {
+		return
+	}
+	if tb, err = opCode(transB); err != nil {
+		return
+	}
+	if err = checkDims(name, "m,n,k,lda,ldb,ldc,count", m, n, k, lda, ldb, ldc, count); err != nil {
+		return
+	}
+	return ta, tb, m == 0 || n == 0 || count == 0, nil
 }
 
 // ComputeType is a cublasComputeType_t: the arithmetic of a cuBLAS …Ex
@@ -328,25 +331,13 @@ func GemmStridedBatchedEx[T core.Scalar](b *BLAS, compute ComputeType, transA, t
 	if s.err != nil {
 		return s.err
 	}
-	ta, err := opCode(transA)
-	if err != nil {
+	ta, tb, empty, err := gemmCodes(name, transA, transB, m, n, k, lda, ldb, ldc, count)
+	if err != nil || empty {
 		return err
-	}
-	tb, err := opCode(transB)
-	if err != nil {
-		return err
-	}
-	if err := checkDims(name, "m,n,k,lda,ldb,ldc,count", m, n, k, lda, ldb, ldc, count); err != nil {
-		return err
-	}
-	if m == 0 || n == 0 || count == 0 {
-		return nil
 	}
 	var pin runtime.Pinner
 	defer pin.Unpin()
-	scalars := &[2]T{alpha, beta}
-	pin.Pin(scalars)
-	pa, pb := uintptr(unsafe.Pointer(&scalars[0])), uintptr(unsafe.Pointer(&scalars[1]))
+	pa, pb := pinPair(&pin, alpha, beta)
 	ty := dt.dataType()
 	algo := int32(cublasGemmDefault)
 	return b.do(func() error {
@@ -486,10 +477,8 @@ func Syrk[T core.Scalar](b *BLAS, uplo core.Uplo, trans core.Transpose, n, k int
 	}
 	var pin runtime.Pinner
 	defer pin.Unpin()
-	scalars := &[2]T{alpha, beta}
-	pin.Pin(scalars)
-	return rankK(b, blasSyrk, dt, "Syrk", uplo, trans, n, k,
-		uintptr(unsafe.Pointer(&scalars[0])), a, lda, uintptr(unsafe.Pointer(&scalars[1])), c, ldc)
+	pa, pb := pinPair(&pin, alpha, beta)
+	return rankK(b, blasSyrk, dt, "Syrk", uplo, trans, n, k, pa, a, lda, pb, c, ldc)
 }
 
 // Herk computes the uplo triangle of C = alpha·A·Aᴴ + beta·C (trans NoTrans,
@@ -511,13 +500,9 @@ func Herk[T core.Scalar](b *BLAS, uplo core.Uplo, trans core.Transpose, n, k int
 	defer pin.Unpin()
 	var pa, pb uintptr
 	if dt == Complex64 {
-		scalars := &[2]float32{float32(alpha), float32(beta)}
-		pin.Pin(scalars)
-		pa, pb = uintptr(unsafe.Pointer(&scalars[0])), uintptr(unsafe.Pointer(&scalars[1]))
+		pa, pb = pinPair(&pin, float32(alpha), float32(beta))
 	} else {
-		scalars := &[2]float64{alpha, beta}
-		pin.Pin(scalars)
-		pa, pb = uintptr(unsafe.Pointer(&scalars[0])), uintptr(unsafe.Pointer(&scalars[1]))
+		pa, pb = pinPair(&pin, alpha, beta)
 	}
 	return rankK(b, blasHerk, dt, "Herk", uplo, trans, n, k, pa, a, lda, pb, c, ldc)
 }

@@ -278,6 +278,14 @@ func pinAddr[T any](pin *runtime.Pinner, p *T) uintptr {
 	return uintptr(unsafe.Pointer(p))
 }
 
+// pinPair is pinAddr for a routine's two scalars, alpha and beta, held
+// side by side in one pinned block.
+func pinPair[T any](pin *runtime.Pinner, alpha, beta T) (pa, pb uintptr) {
+	scalars := &[2]T{alpha, beta}
+	pin.Pin(scalars)
+	return uintptr(unsafe.Pointer(&scalars[0])), uintptr(unsafe.Pointer(&scalars[1]))
+}
+
 // checkDims checks that every size is non-negative and fits the 32-bit int of
 // the classic vendor API. names lists the sizes' names, comma-separated, in
 // the order of values.

@@ -163,6 +163,28 @@ func TestVendorCheckDims(t *testing.T) {
 	}
 }
 
+// gemmCodes: the operations' codes, every size checked under the routine's
+// name, and an empty product (m, n or count 0, not k) flagged.
+func TestVendorGemmCodes(t *testing.T) {
+	ta, tb, empty, err := gemmCodes("Gemm", core.Trans, core.ConjTrans, 2, 3, 4, 4, 4, 2, 5)
+	if err != nil || ta != cublasOpT || tb != cublasOpC || empty {
+		t.Errorf("Trans, ConjTrans: %d, %d, empty %v, %v", ta, tb, empty, err)
+	}
+	for _, d := range [][4]int{{0, 3, 4, 5}, {2, 0, 4, 5}, {2, 3, 4, 0}, {2, 3, 0, 5}} {
+		_, _, empty, err := gemmCodes("Gemm", core.NoTrans, core.NoTrans, d[0], d[1], d[2], 4, 4, 4, d[3])
+		if want := d[0] == 0 || d[1] == 0 || d[3] == 0; err != nil || empty != want {
+			t.Errorf("m, n, k, count = %v: empty %v, %v; want %v", d, empty, err, want)
+		}
+	}
+	if _, _, _, err := gemmCodes("Gemm", core.NoTrans, core.Transpose(9), 2, 3, 4, 4, 4, 2, 5); !errors.Is(err, core.ErrArgument) {
+		t.Errorf("transB 9: %v, want ErrArgument", err)
+	}
+	_, _, _, err = gemmCodes("GemmX", core.NoTrans, core.NoTrans, 2, 3, 4, 4, -1, 2, 5)
+	if !errors.Is(err, core.ErrShape) || !strings.Contains(err.Error(), "GemmX") || !strings.Contains(err.Error(), "ldb = -1") {
+		t.Errorf("ldb = -1: %v", err)
+	}
+}
+
 // Opening must never panic; without the library the error says so.
 func TestVendorLoadNoPanic(t *testing.T) {
 	for name, err := range map[string]error{"cuBLAS": CUBLASAvailable(), "cuSOLVER": CUSOLVERAvailable()} {
