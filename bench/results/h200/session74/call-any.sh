@@ -1,18 +1,21 @@
 #!/usr/bin/env bash
-# Session 74, for any card: potrf's timing tests (TestPotrfTiming, TestPotrfCTATiming, TestPotrfWarpTiming) and posv's
-# (TestPosvTiming) by builds of 9a078e8, where the potrf ones share timeAgainstVendor (ea0ef1a: the same arms, order
-# and checks) and all take gputest.Solver, then session73/next-race.sh's racecheck of TestPotrf complex128 Upper
-# n = 32 with what is left. Built here:
+# Session 74, for any card, by builds of the HEAD it is run from: the cuda package's vendor tests (cublas.go's gemmCodes
+# and pinPair, session 74, under GemmStridedBatched, its Ex form, Syrk and Herk); potrf's timing tests (TestPotrfTiming,
+# TestPotrfCTATiming, TestPotrfWarpTiming) and posv's (TestPosvTiming), where the potrf ones share timeAgainstVendor
+# (the same arms, order and checks) and all take gputest.Solver; then session73/next-race.sh's racecheck of TestPotrf
+# complex128 Upper n = 32 with what is left. Built here:
+#   scripts/device-build build/gpu/s74c cuda:./internal/cuda
 #   scripts/device-build build/gpu/s73p potrf:./internal/gpu/potrf
 #   scripts/device-build build/gpu/s73 posv:./internal/gpu/posv
-#   for b in s73 s73p; do tar -C build/gpu -cJf build/gpu/$b.tar.xz $b; done
-# carry ["build/gpu/s73.tar.xz", "build/gpu/s73p.tar.xz"].
-for b in s73 s73p; do [ -d "build/gpu/$b" ] || tar -C build/gpu -xJf "build/gpu/$b.tar.xz"; done
+#   for b in s74c s73 s73p; do tar -C build/gpu -cJf build/gpu/$b.tar.xz $b; done
+# carry ["build/gpu/s74c.tar.xz", "build/gpu/s73.tar.xz", "build/gpu/s73p.tar.xz"].
+for b in s74c s73 s73p; do [ -d "build/gpu/$b" ] || tar -C build/gpu -xJf "build/gpu/$b.tar.xz"; done
 export BUDGET=${BUDGET:-570}
 . scripts/device-steps.sh
 record "$PWD/build/gpu/s73p"
+step vendor 90 "$PWD/internal/cuda" "$PWD/build/gpu/s74c/cuda.test" -test.v -test.run '^TestVendor'
 step timing 200 "$PWD/internal/gpu/potrf" "$B/potrf.test" -test.v -test.run 'Timing$'
 step posv-timing 120 "$PWD/internal/gpu/posv" "$PWD/build/gpu/s73/posv.test" -test.v -test.run '^TestPosvTiming$'
 RACE_LIMIT=$((BUDGET - SECONDS - 20)) potrf_race "$B" '^TestPotrf$/^complex128$/^Upper$/^n=32$'
-grep -hE 'vendor/native|^--- |^(ok|FAIL|PASS)' "$L/timing.log" "$L/posv-timing.log"
+grep -hE 'vendor/native|^--- |^(ok|FAIL|PASS)' "$L/vendor.log" "$L/timing.log" "$L/posv-timing.log"
 call_report
