@@ -229,39 +229,41 @@ func TestKernelsDump(t *testing.T) {
 // GPU nothing else compiles the names, so a misspelt or forgotten one
 // would first show on the device.
 func TestKernelModules(t *testing.T) {
-	seen := map[string]string{}  // source and name → family
-	listed := map[string]bool{}  // the bases of the names listed
-	codes := map[string]string{} // source → its code
+	seen := map[string]string{}             // source and name → family
+	listed := map[string]bool{}             // the bases of the names listed
+	defined := map[string]map[string]bool{} // source → the names of its __global__ functions
 	for _, f := range kernelSources {
+		src := f.source.Name
+		if defined[src] == nil {
+			defined[src] = globalKernels(f.source.Code)
+		}
 		ms := f.modules()
 		if len(ms) == 0 {
 			t.Errorf("%s: no modules", f.name)
 		}
-		codes[f.source.Name] = f.source.Code
 		for i, m := range ms {
 			if len(m) == 0 {
 				t.Errorf("%s: module %d is empty", f.name, i)
 			}
 			for _, name := range m {
-				key := f.source.Name + " " + name
+				key := src + " " + name
 				if other, ok := seen[key]; ok {
 					t.Errorf("%s: %q also in %s", f.name, name, other)
 				}
 				seen[key] = f.name
-				if !definesKernel(f.source.Code, name) {
-					t.Errorf("%s: %q is no __global__ function of %s", f.name, name, f.source.Name)
+				base, _, _ := strings.Cut(name, "<") // the template's name
+				if !defined[src][base] {
+					t.Errorf("%s: %q is no __global__ function of %s", f.name, name, src)
 				}
-				base, _, _ := strings.Cut(name, "<")
 				listed[base] = true
 			}
 		}
 	}
-	for src, code := range codes {
-		bases := globalKernels(code)
+	for src, bases := range defined {
 		if len(bases) == 0 {
 			t.Errorf("%s: no __global__ function found", src)
 		}
-		for _, base := range bases {
+		for base := range bases {
 			if !listed[base] {
 				t.Errorf("%s defines __global__ %s, which no family lists", src, base)
 			}
@@ -269,22 +271,15 @@ func TestKernelModules(t *testing.T) {
 	}
 }
 
-// kernelHead matches a __global__ function's head up to its name, the
-// launch bounds between the return type and the name or not.
-const kernelHead = `__global__\s+void\s+(?:__launch_bounds__\([^)]*\)\s*)?`
+// kernelDef matches a __global__ function's head, the launch bounds between
+// the return type and the name or not; its group is the name.
+var kernelDef = regexp.MustCompile(`__global__\s+void\s+(?:__launch_bounds__\([^)]*\)\s*)?(\w+)\s*\(`)
 
-// definesKernel reports whether code has a __global__ function of the
-// name's template (what comes before its first '<').
-func definesKernel(code, name string) bool {
-	base, _, _ := strings.Cut(name, "<")
-	return regexp.MustCompile(kernelHead + regexp.QuoteMeta(base) + `\s*\(`).MatchString(code)
-}
-
-// globalKernels lists the names of code's __global__ functions.
-func globalKernels(code string) []string {
-	var names []string
-	for _, m := range regexp.MustCompile(kernelHead+`(\w+)\s*\(`).FindAllStringSubmatch(code, -1) {
-		names = append(names, m[1])
+// globalKernels returns the names of code's __global__ functions.
+func globalKernels(code string) map[string]bool {
+	names := map[string]bool{}
+	for _, m := range kernelDef.FindAllStringSubmatch(code, -1) {
+		names[m[1]] = true
 	}
 	return names
 }
