@@ -76,37 +76,9 @@ func TestCTAShape(t *testing.T) {
 
 func TestCTAArguments(t *testing.T) {
 	const a, info = cuda.DevicePtr(1 << 20), cuda.DevicePtr(1 << 24)
-	if err := checkCTA(cuda.Float64, core.Lower, 40, a, 41, 41*40, 5, info); err != nil {
-		t.Fatalf("valid call refused: %v", err)
-	}
-	for name, tc := range map[string]struct {
-		dt            cuda.DType
-		uplo          core.Uplo
-		n, lda, count int
-		stride        int64
-		a, info       cuda.DevicePtr
-		want          error
-	}{
-		"n ≤ MaxN":             {cuda.Float32, core.Lower, 32, 32, 2, 32 * 32, a, info, core.ErrUnsupported},
-		"n > MaxCTA":           {cuda.Float32, core.Lower, 257, 257, 2, 257 * 257, a, info, core.ErrUnsupported},
-		"n > complex128":       {cuda.Complex128, core.Lower, 161, 161, 2, 161 * 161, a, info, core.ErrUnsupported},
-		"negative n":           {cuda.Float32, core.Lower, -1, 1, 2, 1, a, info, core.ErrShape},
-		"bad dtype":            {cuda.DType(7), core.Lower, 40, 40, 2, 1600, a, info, core.ErrArgument},
-		"null info (batcharg)": {cuda.Float32, core.Lower, 40, 40, 2, 1600, a, 0, core.ErrArgument},
-	} {
-		if err := checkCTA(tc.dt, tc.uplo, tc.n, tc.a, tc.lda, tc.stride, tc.count, tc.info); !errors.Is(err, tc.want) {
-			t.Errorf("%s: %v, want %v", name, err, tc.want)
-		}
-	}
-	// Empty work needs no matrix pointer; a batch of one any stride.
-	for _, err := range []error{
-		checkCTA(cuda.Float32, core.Lower, 0, 0, 1, 0, 3, info),
-		checkCTA(cuda.Float32, core.Lower, 40, 0, 40, 0, 0, 0),
-		checkCTA(cuda.Float32, core.Upper, 40, a, 40, 0, 1, info),
-	} {
-		if err != nil {
-			t.Errorf("empty or single work refused: %v", err)
-		}
+	testFactorArguments(t, checkCTA, 40, map[string]int{"n ≤ MaxN": MaxN, "n > MaxCTA": MaxCTA + 1}, 40)
+	if err := checkCTA(cuda.Complex128, core.Lower, 161, a, 161, 161*161, 2, info); !errors.Is(err, core.ErrUnsupported) {
+		t.Errorf("n > complex128's limit: %v, want ErrUnsupported", err)
 	}
 	if err := PotrfCTA[float32](nil, core.Lower, 40, a, 40, 1600, 1, info); !errors.Is(err, core.ErrArgument) {
 		t.Errorf("nil stream: %v", err)

@@ -56,42 +56,58 @@ func TestShape(t *testing.T) {
 }
 
 func TestArguments(t *testing.T) {
-	const a, info = cuda.DevicePtr(1 << 20), cuda.DevicePtr(1 << 24)
-	if err := check(cuda.Float64, core.Lower, 8, a, 9, 80, 5, info); err != nil {
-		t.Fatalf("valid call refused: %v", err)
-	}
-	for name, tc := range map[string]struct {
-		dt            cuda.DType
-		uplo          core.Uplo
-		n, lda, count int
-		stride        int64
-		a, info       cuda.DevicePtr
-		want          error
-	}{
-		"n > MaxN":             {cuda.Float32, core.Lower, 33, 33, 2, 33 * 33, a, info, core.ErrUnsupported},
-		"negative n":           {cuda.Float32, core.Lower, -1, 1, 2, 1, a, info, core.ErrShape},
-		"bad dtype":            {cuda.DType(7), core.Lower, 4, 4, 2, 16, a, info, core.ErrArgument},
-		"null info (batcharg)": {cuda.Float32, core.Lower, 4, 4, 2, 16, a, 0, core.ErrArgument},
-	} {
-		if err := check(tc.dt, tc.uplo, tc.n, tc.a, tc.lda, tc.stride, tc.count, tc.info); !errors.Is(err, tc.want) {
-			t.Errorf("%s: %v, want %v", name, err, tc.want)
-		}
-	}
-	// Empty work needs no matrix pointer; a batch of one any stride.
-	for _, err := range []error{
-		check(cuda.Float32, core.Lower, 0, 0, 1, 0, 3, info),
-		check(cuda.Float32, core.Lower, 4, 0, 4, 0, 0, 0),
-		check(cuda.Float32, core.Upper, 4, a, 4, 0, 1, info),
-	} {
-		if err != nil {
-			t.Errorf("empty or single work refused: %v", err)
-		}
-	}
-	if err := Potrf[float32](nil, core.Lower, 4, a, 4, 16, 1, info); !errors.Is(err, core.ErrArgument) {
+	testFactorArguments(t, check, 8, map[string]int{"n > MaxN": MaxN + 1}, 4)
+	if err := Potrf[float32](nil, core.Lower, 4, 1<<20, 4, 16, 1, 1<<24); !errors.Is(err, core.ErrArgument) {
 		t.Errorf("nil stream: %v", err)
 	}
 	if err := CanRun(cuda.Complex128, MaxN); err != nil {
 		t.Errorf("CanRun(complex128, MaxN) = %v", err)
+	}
+}
+
+// factorCheck is a tier's argument check (check, checkCTA).
+type factorCheck func(dt cuda.DType, uplo core.Uplo, n int, a cuda.DevicePtr, lda int, stride int64, count int, info cuda.DevicePtr) error
+
+// testFactorArguments holds a tier's argument check to the contract the
+// tiers share: a valid float64 call of order valid (lda n + 1, 5 matrices)
+// accepted; each order of unsupported (by name; float32) refused with
+// core.ErrUnsupported; a negative order, an unknown type and a null info
+// array (batcharg's check) refused at order n; empty work with no matrix
+// pointer and a batch of one of any stride accepted at order n.
+func testFactorArguments(t *testing.T, check factorCheck, valid int, unsupported map[string]int, n int) {
+	t.Helper()
+	const a, info = cuda.DevicePtr(1 << 20), cuda.DevicePtr(1 << 24)
+	if err := check(cuda.Float64, core.Lower, valid, a, valid+1, int64((valid+1)*valid), 5, info); err != nil {
+		t.Fatalf("valid call refused: %v", err)
+	}
+	type args struct {
+		dt            cuda.DType
+		n, lda, count int
+		stride        int64
+		a, info       cuda.DevicePtr
+		want          error
+	}
+	cases := map[string]args{
+		"negative n":           {cuda.Float32, -1, 1, 2, 1, a, info, core.ErrShape},
+		"bad dtype":            {cuda.DType(7), n, n, 2, int64(n * n), a, info, core.ErrArgument},
+		"null info (batcharg)": {cuda.Float32, n, n, 2, int64(n * n), a, 0, core.ErrArgument},
+	}
+	for name, m := range unsupported {
+		cases[name] = args{cuda.Float32, m, m, 2, int64(m * m), a, info, core.ErrUnsupported}
+	}
+	for name, tc := range cases {
+		if err := check(tc.dt, core.Lower, tc.n, tc.a, tc.lda, tc.stride, tc.count, tc.info); !errors.Is(err, tc.want) {
+			t.Errorf("%s: %v, want %v", name, err, tc.want)
+		}
+	}
+	for _, err := range []error{
+		check(cuda.Float32, core.Lower, 0, 0, 1, 0, 3, info),
+		check(cuda.Float32, core.Lower, n, 0, n, 0, 0, 0),
+		check(cuda.Float32, core.Upper, n, a, n, 0, 1, info),
+	} {
+		if err != nil {
+			t.Errorf("empty or single work refused: %v", err)
+		}
 	}
 }
 
