@@ -13,7 +13,7 @@
 # command that may take whatever is left and must stop cleanly; record,
 # stop_if_failed, posv_checks, posv_tests, potrf_checks, potrf_tests,
 # potrf_race, posv_turns, cli_turns, call_report, call_part,
-# suite_and_tune, gpumode_suite, h200_pending, h200_only, tune_op,
+# suite_and_tune, gpumode_suite, gpumode_mids, h200_pending, h200_only, tune_op,
 # tune_potrf, tune_turns and the tiled_ functions (at the end) are what the
 # calls' scripts share.
 # The kernel cache is build/kcache, kept between calls on a warm machine.
@@ -207,6 +207,18 @@ suite_and_tune() {
 # vendor's arms beside auto (157–158 s on the H200 in sessions 55 and 67).
 gpumode_suite() {
 	step suite 240 "$PWD" "$B/batchlas" bench -suite cholesky-gpumode -arms vendor,vendor:transposed,auto
+}
+
+# gpumode_mids runs the cholesky-gpumode suite's batched mid cases (n = 512 at
+# 640 matrices, 1024 at 60, 2048 at 8, 4096 at 2) by $B's CLI with every
+# native candidate that can run them and auto: the tables have no row at
+# 640 or 60 matrices, and the route takes the nearest.
+gpumode_mids() {
+	local arms=native:tiled,native:tiled:prec=tf32x3,native:tiled:occ=4,native:tiled:occ=4:prec=tf32x3
+	arms+=,native:tiled:occ=3:prec=tf32x3,native:blocked,native:blocked:prec=tf32x3
+	arms+=,native:blocked:panels=tiled:prec=tf32x3,auto
+	step mids 150 "$PWD" "$B/batchlas" bench -suite cholesky-gpumode \
+		-cases 'n=(512/batch=640|1024/batch=60|2048/batch=8|4096/batch=2)$' -arms "$arms" -count 3 -time 100ms
 }
 
 # h200_only ends the call's budget (every later step is skipped) unless the

@@ -11,10 +11,7 @@ export BUDGET=${BUDGET:-570}
 . scripts/device-steps.sh
 record "$PWD/build/gpu/s73"
 h200_only
-arms=native:tiled,native:tiled:prec=tf32x3,native:tiled:occ=4,native:tiled:occ=4:prec=tf32x3,native:tiled:occ=3:prec=tf32x3
-arms+=,native:blocked,native:blocked:prec=tf32x3,native:blocked:panels=tiled:prec=tf32x3,auto
-step mids 150 "$PWD" "$B/batchlas" bench -suite cholesky-gpumode -cases 'n=(512/batch=640|1024/batch=60|2048/batch=8|4096/batch=2)$' \
-	-arms "$arms" -count 3 -time 100ms
+gpumode_mids
 gm=(--dtype float32 --max-mib 4096 --inputs gpumode)
 tune_op t-256 180 potrf --uplo L,U --n 256 --batch 1,2,4,8,16,64,256,1024 "${gm[@]}"
 tune_op t-512 180 potrf --uplo L,U --n 512 --batch 1,2,4,8,16,64,256 "${gm[@]}"
