@@ -12,10 +12,10 @@
 # stages.txt lists each step's start. step_to_end (below) is the same for a
 # command that may take whatever is left and must stop cleanly; record,
 # stop_if_failed, posv_checks, posv_tests, potrf_checks, potrf_tests,
-# potrf_race, posv_turns, cli_turns, call_report, call_part,
-# suite_and_tune, gpumode_suite, gpumode_mids, h200_pending, h200_only, tune_op,
-# tune_potrf, tune_turns and the tiled_ functions (at the end) are what the
-# calls' scripts share.
+# potrf_race, vendor_tests, timing_and_race, posv_turns, cli_turns,
+# call_report, call_part, suite_and_tune, gpumode_suite, gpumode_mids,
+# h200_pending, h200_only, tune_op, tune_potrf, tune_turns and the tiled_
+# functions (at the end) are what the calls' scripts share.
 # The kernel cache is build/kcache, kept between calls on a warm machine.
 L=$OUT/logs
 mkdir -p "$L"
@@ -136,6 +136,25 @@ potrf_tests() {
 potrf_race() {
 	step racecheck "${RACE_LIMIT:-120}" "$PWD/internal/gpu/potrf" /usr/local/cuda/bin/compute-sanitizer --tool racecheck \
 		--error-exitcode 9 "$1/potrf.test" -test.v -test.run "${2:-^TestPotrf\$/^(float32|complex128)\$/^(Upper|Lower)\$/^n=(31|32)\$}"
+}
+
+# vendor_tests DIR runs the cuda package's TestVendor* (the vendor libraries'
+# wrappers, cuBLAS's products among them, on the GPU) by DIR's cuda.test and
+# prints their verdicts.
+vendor_tests() {
+	step vendor 90 "$PWD/internal/cuda" "$1/cuda.test" -test.v -test.run '^TestVendor'
+	grep -hE '^--- |^(ok|FAIL|PASS)' "$L/vendor.log"
+}
+
+# timing_and_race POTRF_DIR POSV_DIR runs potrf's timing tests (Timing$) by
+# POTRF_DIR's potrf.test and TestPosvTiming by POSV_DIR's posv.test, then
+# racecheck on TestPotrf complex128 Upper n = 32 by POTRF_DIR's with what
+# is left of the budget, and prints the timing lines and verdicts.
+timing_and_race() {
+	step timing 200 "$PWD/internal/gpu/potrf" "$1/potrf.test" -test.v -test.run 'Timing$'
+	step posv-timing 120 "$PWD/internal/gpu/posv" "$2/posv.test" -test.v -test.run '^TestPosvTiming$'
+	RACE_LIMIT=$((BUDGET - SECONDS - 20)) potrf_race "$1" '^TestPotrf$/^complex128$/^Upper$/^n=32$'
+	grep -hE 'vendor/native|^--- |^(ok|FAIL|PASS)' "$L/timing.log" "$L/posv-timing.log"
 }
 
 # posv_turns ROWS FLAGS RUN... times TestPosvTiming's subtests that ROWS (a

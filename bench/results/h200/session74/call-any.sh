@@ -13,9 +13,6 @@ for b in s74c s73 s73p; do [ -d "build/gpu/$b" ] || tar -C build/gpu -xJf "build
 export BUDGET=${BUDGET:-570}
 . scripts/device-steps.sh
 record "$PWD/build/gpu/s73p"
-step vendor 90 "$PWD/internal/cuda" "$PWD/build/gpu/s74c/cuda.test" -test.v -test.run '^TestVendor'
-step timing 200 "$PWD/internal/gpu/potrf" "$B/potrf.test" -test.v -test.run 'Timing$'
-step posv-timing 120 "$PWD/internal/gpu/posv" "$PWD/build/gpu/s73/posv.test" -test.v -test.run '^TestPosvTiming$'
-RACE_LIMIT=$((BUDGET - SECONDS - 20)) potrf_race "$B" '^TestPotrf$/^complex128$/^Upper$/^n=32$'
-grep -hE 'vendor/native|^--- |^(ok|FAIL|PASS)' "$L/vendor.log" "$L/timing.log" "$L/posv-timing.log"
+vendor_tests "$PWD/build/gpu/s74c"
+timing_and_race "$B" "$PWD/build/gpu/s73"
 call_report
